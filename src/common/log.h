@@ -1,0 +1,17 @@
+// Structured (JSON-lines) logging on spdlog. Never pass a Secret's revealed value or a
+// request body to these functions.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <string_view>
+
+namespace firn::log {
+
+// Installs a JSON-lines logger on stderr at `level` ("debug", "info", "warn", "error").
+void Init(std::string_view level);
+
+// JSON-escapes `text` so it can be placed inside a quoted log field.
+std::string Escape(std::string_view text);
+
+}  // namespace firn::log

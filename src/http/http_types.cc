@@ -1,0 +1,1 @@
+#include "http/http_types.h"

@@ -1,0 +1,1 @@
+#include "io/object_store.h"

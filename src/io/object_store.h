@@ -1,0 +1,44 @@
+// ObjectStore: files addressed by URI (file:, later s3:). Metadata files are immutable.
+//
+// Thread-safety: all methods are safe to call concurrently.
+// Error contract:
+//   kNotFound           Read of a missing object; message "Failed to open input stream for
+//                       file: <uri>" (the wording Java clients and the RCK expect)
+//   kAlreadyExists      WriteNew onto an existing object (nothing was changed)
+//   kIllegalArgument    unsupported scheme or malformed URI
+//   kServiceUnavailable the store is unreachable; kInternal for other I/O failures
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace firn::io {
+
+struct ObjectInfo {
+  std::string uri;
+  int64_t size = 0;
+};
+
+class ObjectStore {
+ public:
+  virtual ~ObjectStore() = default;
+
+  virtual Result<std::string> Read(std::string_view uri) = 0;
+  // Creates the object; never overwrites. Durable (fsync'd, directory entry too) on return.
+  virtual Status WriteNew(std::string_view uri, std::string_view data) = 0;
+  // Deletes the object; a missing object is not an error.
+  virtual Status Delete(std::string_view uri) = 0;
+  virtual Result<bool> Exists(std::string_view uri) = 0;
+  // Every object whose URI starts with `prefix`, recursively.
+  virtual Result<std::vector<ObjectInfo>> List(std::string_view prefix) = 0;
+};
+
+// Routes each URI to the store for its scheme (file: today).
+std::unique_ptr<ObjectStore> MakeDefaultObjectStore();
+
+}  // namespace firn::io
