@@ -1,0 +1,54 @@
+// SqliteReaderPool: hands out read-only connections, one per concurrent reader, so loads run in
+// parallel with each other and with the single writer (WAL readers never block on it).
+//
+// Thread-safety: Acquire() is safe from any thread; a Lease is used by one thread.
+// Ownership: the pool owns idle connections; a Lease owns its connection until it is
+// destroyed, then gives it back (or closes it when max_idle_readers are already idle).
+// The pool must outlive every Lease.
+// Errors: Acquire() fails only when a new connection cannot be opened (SqliteError kinds).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "store/sqlite/sqlite_connection.h"
+
+namespace firn::store::sqlite {
+
+class SqliteReaderPool {
+ public:
+  class Lease {
+   public:
+    Lease(SqliteReaderPool* pool, std::unique_ptr<SqliteConnection> conn)
+        : pool_(pool), conn_(std::move(conn)) {}
+    Lease(Lease&&) noexcept = default;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease() {
+      if (conn_) pool_->Release(std::move(conn_));
+    }
+    SqliteConnection& operator*() const { return *conn_; }
+    SqliteConnection* operator->() const { return conn_.get(); }
+
+   private:
+    SqliteReaderPool* pool_;
+    std::unique_ptr<SqliteConnection> conn_;
+  };
+
+  SqliteReaderPool(std::string path, SqliteOptions options)
+      : path_(std::move(path)), options_(options) {}
+
+  Result<Lease> Acquire();
+
+ private:
+  void Release(std::unique_ptr<SqliteConnection> conn);
+
+  const std::string path_;
+  const SqliteOptions options_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<SqliteConnection>> idle_;  // guarded by mu_
+};
+
+}  // namespace firn::store::sqlite
