@@ -1,0 +1,36 @@
+// Metadata file names (checklist §5.4): `<dir>/<NNNNN>-<uuid>[.gz].metadata.json`.
+//
+// Thread-safety: pure functions (NewMetadataLocation draws a random UUID).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "metadata/table_metadata.h"
+
+namespace firn::metadata {
+
+inline constexpr std::string_view kWriteMetadataPathProperty = "write.metadata.path";
+inline constexpr std::string_view kMetadataCompressionProperty =
+    "write.metadata.compression-codec";
+
+// The version NNNNN of `.../NNNNN-<anything>`, as Java's parseVersion: the digits between the
+// last '/' and the next '-'. -1 when the name has no such prefix (e.g. `v3.metadata.json`).
+int ParseMetadataVersion(std::string_view location);
+
+// Directory for new metadata files: `write.metadata.path` if set, else
+// `<location>/metadata`; one trailing '/' is stripped from either.
+std::string MetadataDirectory(const TableMetadata& metadata);
+
+// A never-used location for the file that will hold `next`. The version is 0 for a create
+// (`base_location` empty) and the base's version + 1 otherwise; a base without a version
+// (a registered `v3.metadata.json`, say) counts as version 0, so its successor is 00001.
+// Suffix `.gz.metadata.json` when `write.metadata.compression-codec` is gzip (any case).
+std::string NewMetadataLocation(const TableMetadata& next,
+                                std::optional<std::string_view> base_location);
+
+// The bytes to store at `location`: the serialized metadata, gzip'd if the name says so.
+std::string EncodeMetadataFile(const TableMetadata& metadata, std::string_view location);
+
+}  // namespace firn::metadata
