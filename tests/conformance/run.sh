@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Runs the Apache Iceberg REST Compatibility Kit (RCK) against a REST catalog.
+#
+# Usage: tests/conformance/run.sh [--uri URL | --reference] [--reports-dir DIR]
+#                                 [--select CLASS_OR_METHOD]...
+#   (default)    start Firn ($FIRN_BIN, default build/release/src/cli/firn) on a fresh data dir
+#                and a free loopback port, and test it.
+#   --reference  start the upstream Java REST fixture (iceberg-open-api fat jar) instead; used
+#                to validate this runner (baseline in docs/conformance.md).
+#   --uri URL    test an already running server; nothing is started or stopped.
+#   --select X   run only class X or method X#name (JUnit selectors: --select-class/-method);
+#                default: both RESTCompatibilityKit{Catalog,ViewCatalog}Tests classes.
+#
+# Contract: the kit's JVM and the server share this machine's filesystem (file: warehouse; the
+# kit writes manifests itself and uses file:/tmp/<ns>/<tbl> locations). Only the server process
+# this script started is stopped. Exit status: 0 iff tests ran and none failed or errored.
+# Env: RCK_VERSION, FIRN_RCK_CACHE (see install.sh), FIRN_BIN, FIRN_ARGS (extra serve flags),
+#      RCK_JAVA_OPTS (extra -D flags for the kit JVM), RCK_TIMEOUT (seconds, default 1200).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+RCK_VERSION="${RCK_VERSION:-1.10.1}"
+export RCK_VERSION
+
+mode=firn
+uri=""
+reports_dir="$REPO/build/rck/reports"
+selects=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --uri) mode=external; uri="$2"; shift 2 ;;
+    --uri=*) mode=external; uri="${1#*=}"; shift ;;
+    --reference) mode=reference; shift ;;
+    --reports-dir) reports_dir="$2"; shift 2 ;;
+    --reports-dir=*) reports_dir="${1#*=}"; shift ;;
+    --select) selects+=("$2"); shift 2 ;;
+    --select=*) selects+=("${1#*=}"); shift ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "rck: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+t_total=$SECONDS
+JARS="$("$HERE/install.sh" | tail -n1)"
+
+RUN="$(mktemp -d "${TMPDIR:-/tmp}/firn-rck.XXXXXX")"
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  if [[ -z "${RCK_KEEP_RUN:-}" ]]; then rm -rf "$RUN"; else echo "rck: kept $RUN" >&2; fi
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+wait_ready() {  # wait_ready URL LOG: poll GET /v1/config until 200 or the server dies
+  local url="$1" log="$2" i
+  for i in $(seq 600); do
+    if curl -fsS -o /dev/null "${url%/}/v1/config" 2>/dev/null; then return 0; fi
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+      echo "rck: server exited during start-up; last log lines:" >&2; tail -n 30 "$log" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "rck: server not ready after 60s; last log lines:" >&2; tail -n 30 "$log" >&2
+  return 1
+}
+
+warehouse="file:$RUN/warehouse"
+mkdir -p "$RUN/warehouse"
+t_start=$SECONDS
+case "$mode" in
+  firn)
+    bin="${FIRN_BIN:-$REPO/build/release/src/cli/firn}"
+    [[ -x "$bin" ]] || { echo "rck: Firn binary not found: $bin (set FIRN_BIN)" >&2; exit 2; }
+    port="$(free_port)"
+    uri="http://127.0.0.1:$port/"
+    # shellcheck disable=SC2086  # FIRN_ARGS is a flag list on purpose
+    "$bin" serve --data-dir "$RUN/data" --listen "127.0.0.1:$port" ${FIRN_ARGS:-} \
+      >"$RUN/server.log" 2>&1 &
+    server_pid=$!
+    echo "rck: started Firn ($bin) pid $server_pid on $uri, data dir $RUN/data" >&2
+    wait_ready "$uri" "$RUN/server.log"
+    ;;
+  reference)
+    port="$(free_port)"
+    uri="http://127.0.0.1:$port/"
+    # The fixture binds all interfaces on rest.port; keep the run short. Its backend is an
+    # in-memory SQLite JDBC catalog, so every run starts empty.
+    env CATALOG_REST_PORT="$port" CATALOG_WAREHOUSE="$warehouse" \
+      java -jar "$JARS/iceberg-open-api-$RCK_VERSION.jar" >"$RUN/server.log" 2>&1 &
+    server_pid=$!
+    echo "rck: started reference fixture pid $server_pid on $uri" >&2
+    wait_ready "$uri" "$RUN/server.log"
+    ;;
+  external)
+    [[ -n "$uri" ]] || { echo "rck: --uri needs a URL" >&2; exit 2; }
+    curl -fsS -o /dev/null "${uri%/}/v1/config" || { echo "rck: $uri/v1/config not reachable" >&2; exit 2; }
+    ;;
+esac
+echo "rck: server ready in $((SECONDS - t_start))s" >&2
+
+selectors=()
+if [[ ${#selects[@]} -eq 0 ]]; then
+  selects=(org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests
+           org.apache.iceberg.rest.RESTCompatibilityKitViewCatalogTests)
+fi
+for s in "${selects[@]}"; do
+  if [[ "$s" == *"#"* ]]; then selectors+=("--select-method=$s"); else selectors+=("--select-class=$s"); fi
+done
+
+rm -rf "$reports_dir"
+mkdir -p "$reports_dir"
+t_kit=$SECONDS
+set +e
+# rck.local=false both as a system property and a JUnit config parameter: otherwise the
+# extension starts its own Java server on 8181 and the kit tests that instead.
+# shellcheck disable=SC2086  # RCK_JAVA_OPTS is a flag list on purpose
+timeout "${RCK_TIMEOUT:-1200}" java \
+  -Drck.local=false \
+  -Duri="$uri" \
+  -Dwarehouse="$warehouse" \
+  -Drck.requires-namespace-create=true \
+  ${RCK_JAVA_OPTS:-} \
+  -cp "$JARS/*" org.junit.platform.console.ConsoleLauncher execute \
+  --config=rck.local=false \
+  --disable-banner --details=none --fail-if-no-tests \
+  --reports-dir="$reports_dir" \
+  "${selectors[@]}" >"$reports_dir/console.log" 2>&1
+kit_rc=$?
+set -e
+kit_secs=$((SECONDS - t_kit))
+if [[ -n "$server_pid" ]]; then cp "$RUN/server.log" "$reports_dir/server.log" 2>/dev/null || true; fi
+
+set +e
+python3 "$HERE/summarize.py" "$reports_dir"
+sum_rc=$?
+set -e
+echo "rck: kit ${kit_secs}s, total $((SECONDS - t_total))s (RCK $RCK_VERSION, $mode, $uri); reports in $reports_dir" >&2
+if [[ $kit_rc -ne 0 && $sum_rc -eq 0 ]]; then
+  echo "rck: the test launcher exited $kit_rc; see $reports_dir/console.log" >&2
+  tail -n 20 "$reports_dir/console.log" >&2
+  exit "$kit_rc"
+fi
+exit "$sum_rc"
