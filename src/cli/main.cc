@@ -1,1 +1,60 @@
-int main() { return 0; }
+// firn: one binary, several subcommands (serve today; bootstrap, admin, recover, verify and
+// replicate arrive with their issues).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "app/server_app.h"
+#include "app/server_config.h"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Firn: an Apache Iceberg REST catalog"};
+  app.require_subcommand(1);
+
+  firn::app::ServerConfig config;
+  std::string config_file;
+  std::string data_dir, listen, db, warehouse, catalog_name, log_level;
+  auto* serve = app.add_subcommand("serve", "Serve the Iceberg REST catalog");
+  serve->add_option("--config", config_file, "Config file (key = value lines)");
+  serve->add_option("--data-dir", data_dir, "Data directory (default ./.firn)");
+  serve->add_option("--listen", listen, "HOST:PORT to listen on (default 127.0.0.1:8181)");
+  serve->add_option("--db", db, "Database URL: sqlite:///path (default <data-dir>/firn.db)");
+  serve->add_option("--warehouse", warehouse,
+                    "Default warehouse URI (default file://<data-dir>/warehouse)");
+  serve->add_option("--catalog-name", catalog_name, "Name (REST prefix) of the default catalog");
+  serve->add_option("--log-level", log_level, "debug | info | warn | error");
+
+  app.add_subcommand("version", "Print the version")->callback([] {
+    std::cout << "firn " << kVersion << "\n";
+  });
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (serve->parsed()) {
+    auto fail = [](const firn::Error& e) {
+      std::cerr << "firn: " << e.message << "\n";
+      return 2;
+    };
+    if (!config_file.empty()) {
+      if (auto st = firn::app::ApplyConfigFile(config_file, config); !st) return fail(st.error());
+    }
+    if (auto st = firn::app::ApplyEnvironment(config); !st) return fail(st.error());
+    auto set = [](std::string& field, const std::string& value) {
+      if (!value.empty()) field = value;
+    };
+    set(config.data_dir, data_dir);
+    set(config.listen, listen);
+    set(config.db_url, db);
+    set(config.warehouse, warehouse);
+    set(config.catalog_name, catalog_name);
+    set(config.log_level, log_level);
+    return firn::app::RunServer(std::move(config));
+  }
+  return 0;
+}

@@ -1,0 +1,136 @@
+#include "app/server_app.h"
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <thread>
+
+#include "catalog/catalog_service.h"
+#include "common/log.h"
+#include "http/router.h"
+#include "http/server.h"
+#include "io/object_store.h"
+#include "rest/error_model.h"
+#include "rest/routes.h"
+#include "store/sqlite/sqlite_catalog_store.h"
+
+namespace firn::app {
+namespace {
+
+Result<std::shared_ptr<store::CatalogStore>> OpenStore(const std::string& url) {
+  constexpr std::string_view kSqlite = "sqlite://";
+  if (url.starts_with(kSqlite)) {
+    auto opened = store::OpenSqliteStore(url.substr(kSqlite.size()));
+    if (!opened) return std::unexpected(opened.error());
+    return std::shared_ptr<store::CatalogStore>(std::move(*opened));
+  }
+  return Fail(ErrorKind::kIllegalArgument,
+              "Unsupported database URL (expected sqlite:///path): scheme of " +
+                  url.substr(0, url.find(':')));
+}
+
+Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  if (colon == std::string::npos) {
+    return Fail(ErrorKind::kIllegalArgument, "Invalid --listen (expected HOST:PORT): " + listen);
+  }
+  int port = -1;
+  const char* begin = listen.data() + colon + 1;
+  const char* end = listen.data() + listen.size();
+  auto [ptr, ec] = std::from_chars(begin, end, port);
+  if (ec != std::errc() || ptr != end || port < 0 || port > 65535) {
+    return Fail(ErrorKind::kIllegalArgument, "Invalid port in --listen: " + listen);
+  }
+  std::string host = listen.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return std::pair{host, static_cast<uint16_t>(port)};
+}
+
+void LogCompletion(const http::Request& req, const http::Response& res,
+                   std::chrono::microseconds elapsed) {
+  const auto level = res.status >= 500   ? spdlog::level::warn
+                     : res.status >= 400 ? spdlog::level::info
+                                         : spdlog::level::debug;
+  if (!spdlog::should_log(level)) return;
+  spdlog::log(level,
+              R"("msg":"request","request_id":"{}","method":"{}","path":"{}","status":{},"us":{})",
+              req.request_id, http::MethodName(req.method), log::Escape(req.path), res.status,
+              elapsed.count());
+}
+
+}  // namespace
+
+int RunServer(ServerConfig config) {
+  log::Init(config.log_level);
+  auto fail = [](const Error& e) {
+    spdlog::error(R"("msg":"cannot start","error":"{}")", log::Escape(e.message));
+    return 2;
+  };
+  if (auto st = Finalize(config); !st) return fail(st.error());
+  auto listen = SplitListen(config.listen);
+  if (!listen) return fail(listen.error());
+  auto store = OpenStore(config.db_url);
+  if (!store) return fail(store.error());
+
+  catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
+  catalog::CatalogService service(*store, io::MakeDefaultObjectStore(), catalogs);
+
+  http::Router router(rest::ErrorFallbacks());
+  rest::AddAllRoutes(router, service);
+
+  http::ServerOptions options;
+  options.host = listen->first;
+  options.port = listen->second;
+  options.io_threads = config.io_threads;
+  options.worker_threads = config.worker_threads;
+  options.max_queued = config.max_queued;
+  options.max_body_bytes = config.max_body_bytes;
+  http::ServerCallbacks callbacks{
+      .handler = [&router](const http::Request& req) { return router.Dispatch(req); },
+      .overloaded =
+          [](const http::Request&) {
+            return rest::ErrorResponse(Error(ErrorKind::kServiceUnavailable,
+                                             "Server is overloaded, retry later"));
+          },
+      .too_large =
+          [max = config.max_body_bytes](const http::Request&) {
+            return rest::ErrorResponse(Error(ErrorKind::kPayloadTooLarge,
+                                             "Request body exceeds the limit of " +
+                                                 std::to_string(max) + " bytes"));
+          },
+      .internal_error =
+          [](const http::Request&) {
+            return rest::ErrorResponse(Error(ErrorKind::kInternal, "Internal server error"));
+          },
+      .on_complete = LogCompletion,
+  };
+
+  // Signals are handled by one thread with sigwait; every other thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  http::Server server(options, callbacks);
+  if (!server.Listen()) return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.listen));
+  spdlog::info(R"("msg":"firn serving","listen":"{}:{}","db":"{}","warehouse":"{}")",
+               options.host, server.BoundPort(), log::Escape(config.db_url),
+               log::Escape(config.warehouse));
+
+  std::thread signal_thread([&server, signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    spdlog::info(R"("msg":"draining","signal":{})", sig);
+    server.Stop();
+  });
+  server.Run();
+  // Run() may also return without a signal (fatal listener error): wake the signal thread.
+  pthread_kill(signal_thread.native_handle(), SIGTERM);
+  signal_thread.join();
+  spdlog::info(R"("msg":"stopped")");
+  return 0;
+}
+
+}  // namespace firn::app

@@ -1,0 +1,131 @@
+#include "app/server_config.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+
+#include "common/macros.h"
+
+namespace firn::app {
+namespace {
+
+using Setter = std::function<Status(ServerConfig&, const std::string&)>;
+
+Status ParseInt(const std::string& key, const std::string& text, int64_t min, int64_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (ec != std::errc() || end != text.data() + text.size() || out < min) {
+    return Fail(ErrorKind::kIllegalArgument, "Invalid value for " + key + ": expected an integer >= " +
+                                                 std::to_string(min));
+  }
+  return Ok();
+}
+
+template <typename T>
+Setter IntSetter(std::string key, T ServerConfig::*field, int64_t min) {
+  return [key, field, min](ServerConfig& c, const std::string& v) -> Status {
+    int64_t n = 0;
+    FIRN_RETURN_IF_ERROR(ParseInt(key, v, min, n));
+    c.*field = static_cast<T>(n);
+    return Ok();
+  };
+}
+
+Setter StringSetter(std::string ServerConfig::*field) {
+  return [field](ServerConfig& c, const std::string& v) -> Status {
+    c.*field = v;
+    return Ok();
+  };
+}
+
+const std::map<std::string, Setter>& Setters() {
+  static const std::map<std::string, Setter> setters = {
+      {"data_dir", StringSetter(&ServerConfig::data_dir)},
+      {"listen", StringSetter(&ServerConfig::listen)},
+      {"db", StringSetter(&ServerConfig::db_url)},
+      {"warehouse", StringSetter(&ServerConfig::warehouse)},
+      {"catalog_name", StringSetter(&ServerConfig::catalog_name)},
+      {"log_level", StringSetter(&ServerConfig::log_level)},
+      {"max_body_bytes", IntSetter("max_body_bytes", &ServerConfig::max_body_bytes, 1024)},
+      {"io_threads", IntSetter("io_threads", &ServerConfig::io_threads, 1)},
+      {"worker_threads", IntSetter("worker_threads", &ServerConfig::worker_threads, 1)},
+      {"max_queued", IntSetter("max_queued", &ServerConfig::max_queued, 1)},
+  };
+  return setters;
+}
+
+std::string NormalizeKey(std::string key) {
+  for (char& c : key) c = c == '-' ? '_' : static_cast<char>(std::tolower(c));
+  return key;
+}
+
+std::string Trim(std::string s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  const auto last = s.find_last_not_of(" \t\r");
+  return s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+Status ApplyConfigFile(const std::string& path, ServerConfig& config) {
+  std::ifstream in(path);
+  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot open config file: " + path);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    line = Trim(line);
+    if (line.empty() || line[0] == '#' || line[0] == '[') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  path + ":" + std::to_string(line_no) + ": expected key = value");
+    }
+    std::string key = NormalizeKey(Trim(line.substr(0, eq)));
+    std::string value = Trim(line.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    auto it = Setters().find(key);
+    if (it == Setters().end()) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  path + ":" + std::to_string(line_no) + ": unknown setting '" + key + "'");
+    }
+    FIRN_RETURN_IF_ERROR(it->second(config, value));
+  }
+  return Ok();
+}
+
+Status ApplyEnvironment(ServerConfig& config) {
+  for (const auto& [key, setter] : Setters()) {
+    std::string name = "FIRN_" + key;
+    for (char& c : name) c = static_cast<char>(std::toupper(c));
+    if (const char* value = std::getenv(name.c_str()); value && *value) {
+      FIRN_RETURN_IF_ERROR(setter(config, value));
+    }
+  }
+  return Ok();
+}
+
+Status Finalize(ServerConfig& config) {
+  std::error_code ec;
+  std::filesystem::create_directories(config.data_dir, ec);
+  if (ec) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "Cannot create data directory " + config.data_dir + ": " + ec.message());
+  }
+  const std::string abs = std::filesystem::absolute(config.data_dir).lexically_normal().string();
+  config.data_dir = abs;
+  if (config.db_url.empty()) config.db_url = "sqlite://" + abs + "/firn.db";
+  if (config.warehouse.empty()) config.warehouse = "file://" + abs + "/warehouse";
+  while (config.warehouse.size() > 1 && config.warehouse.back() == '/') config.warehouse.pop_back();
+  if (config.catalog_name.empty()) {
+    return Fail(ErrorKind::kIllegalArgument, "catalog-name must not be empty");
+  }
+  return Ok();
+}
+
+}  // namespace firn::app

@@ -1,0 +1,33 @@
+// ServerConfig: everything `firn serve` needs, from (lowest to highest precedence) defaults,
+// a config file, FIRN_* environment variables and command-line flags.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/result.h"
+
+namespace firn::app {
+
+struct ServerConfig {
+  std::string data_dir = ".firn";
+  std::string listen = "127.0.0.1:8181";
+  std::string db_url;     // "sqlite:///abs/path"; default <data-dir>/firn.db
+  std::string warehouse;  // default file://<abs data-dir>/warehouse
+  std::string catalog_name = "default";
+  std::string log_level = "info";
+  uint64_t max_body_bytes = 16u << 20;
+  int io_threads = 2;
+  int worker_threads = 16;
+  int max_queued = 1024;
+};
+
+// Reads `key = value` lines (TOML subset: strings in double quotes, integers, # comments).
+// Keys match the field names above with '-' or '_' (e.g. data-dir). Unknown keys are errors.
+Status ApplyConfigFile(const std::string& path, ServerConfig& config);
+// FIRN_DATA_DIR, FIRN_LISTEN, FIRN_DB, FIRN_WAREHOUSE, FIRN_CATALOG_NAME, FIRN_LOG_LEVEL, ...
+Status ApplyEnvironment(ServerConfig& config);
+// Fills derived defaults (db_url, warehouse) and checks values.
+Status Finalize(ServerConfig& config);
+
+}  // namespace firn::app

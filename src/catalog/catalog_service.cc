@@ -1,0 +1,373 @@
+#include "catalog/catalog_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "catalog/identifiers.h"
+#include "catalog/purge.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "metadata/builder.h"
+#include "metadata/create_table.h"
+#include "metadata/gzip.h"
+#include "metadata/metadata_paths.h"
+#include "metadata/serde.h"
+
+namespace firn::catalog {
+
+using store::ObjectKind;
+
+namespace {
+constexpr size_t kMetadataCacheBytes = 256u << 20;
+
+std::string StripTrailingSlash(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+}  // namespace
+
+CatalogService::CatalogService(std::shared_ptr<store::CatalogStore> store,
+                               std::shared_ptr<io::ObjectStore> objects,
+                               CatalogRegistry catalogs, CommitOptions commit_options)
+    : store_(std::move(store)),
+      objects_(std::move(objects)),
+      catalogs_(std::move(catalogs)),
+      commit_options_(commit_options),
+      cache_(kMetadataCacheBytes) {}
+
+// ---------------------------------------------------------------------------------------------
+// Namespaces: the store enforces existence and emptiness; the service only adds defaults.
+
+Result<Properties> CatalogService::CreateNamespace(const RequestContext& ctx, const Namespace& ns,
+                                                   const Properties& props) {
+  FIRN_RETURN_IF_ERROR(store_->CreateNamespace(ctx.scope, ns, props));
+  return props;
+}
+
+Result<Properties> CatalogService::LoadNamespaceMetadata(const RequestContext& ctx,
+                                                         const Namespace& ns) {
+  return store_->LoadNamespace(ctx.scope, ns);
+}
+
+Status CatalogService::NamespaceExists(const RequestContext& ctx, const Namespace& ns) {
+  FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, ns));
+  return Ok();
+}
+
+Result<store::Page<Namespace>> CatalogService::ListNamespaces(const RequestContext& ctx,
+                                                              const Namespace& parent,
+                                                              const store::PageRequest& page) {
+  return store_->ListNamespaces(ctx.scope, parent, page);
+}
+
+Status CatalogService::DropNamespace(const RequestContext& ctx, const Namespace& ns) {
+  return store_->DropNamespace(ctx.scope, ns);
+}
+
+Result<store::PropertiesUpdateResult> CatalogService::UpdateProperties(
+    const RequestContext& ctx, const Namespace& ns, const std::vector<std::string>& removals,
+    const Properties& updates) {
+  for (const std::string& key : removals) {
+    if (updates.contains(key)) {
+      return Fail(ErrorKind::kUnprocessableEntity,
+                  "Invalid namespace properties update: key '" + key +
+                      "' is both updated and removed");
+    }
+  }
+  return store_->UpdateNamespaceProperties(ctx.scope, ns, removals, updates);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables.
+
+Result<store::Page<std::string>> CatalogService::ListTables(const RequestContext& ctx,
+                                                            const Namespace& ns,
+                                                            const store::PageRequest& page) {
+  return store_->ListObjects(ctx.scope, ns, ObjectKind::kTable, page);
+}
+
+Result<std::shared_ptr<const CachedTable>> CatalogService::ReadMetadata(
+    const std::string& location) {
+  if (auto hit = cache_.Get(location)) return hit;
+  FIRN_ASSIGN_OR_RETURN(std::string bytes, objects_->Read(location));
+  FIRN_ASSIGN_OR_RETURN(std::string text, metadata::GunzipIfNeeded(location, std::move(bytes)));
+  auto parsed = metadata::ParseTableMetadata(text);
+  if (!parsed) {
+    return Fail(ErrorKind::kInternal,
+                "Cannot read table metadata file " + location + ": " + parsed.error().message);
+  }
+  auto entry = MakeCachedTable(location, std::move(*parsed));
+  cache_.Put(entry);
+  return entry;
+}
+
+std::string CatalogService::DefaultTableLocation(const RequestContext& ctx, const Identifier& id,
+                                                 const Properties& ns_props) const {
+  if (auto it = ns_props.find("location"); it != ns_props.end() && !it->second.empty()) {
+    return StripTrailingSlash(it->second) + "/" + id.name;
+  }
+  const CatalogInfo* info = catalogs_.Find(ctx.scope.catalog);
+  std::string base = StripTrailingSlash(info ? info->base_location : catalogs_.Default().base_location);
+  for (const std::string& level : id.ns) base += "/" + level;
+  return base + "/" + id.name;
+}
+
+void CatalogService::DeleteQuietly(const std::string& location) {
+  if (auto st = objects_->Delete(location); !st) {
+    spdlog::warn(R"("msg":"could not delete unreferenced metadata file","file":"{}","error":"{}")",
+                 log::Escape(location), log::Escape(st.error().message));
+  }
+}
+
+void CatalogService::Backoff(int attempt) const {
+  thread_local std::minstd_rand rng{std::random_device{}()};
+  const int cap = commit_options_.base_backoff_ms << std::min(attempt, 6);
+  std::this_thread::sleep_for(std::chrono::microseconds(
+      std::uniform_int_distribution<int>(cap * 500, cap * 1000)(rng)));
+}
+
+Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const Namespace& ns,
+                                                const CreateTableRequest& request) {
+  FIRN_ASSIGN_OR_RETURN(Properties ns_props, store_->LoadNamespace(ctx.scope, ns));
+  const Identifier id{ns, request.name};
+  if (auto existing = store_->LoadPointer(ctx.scope, id, ObjectKind::kTable); existing) {
+    return Fail(ErrorKind::kAlreadyExists, "Table already exists: " + FormatIdentifier(id));
+  }
+  metadata::CreateTableInput input;
+  input.location = StripTrailingSlash(request.location.value_or(""));
+  if (input.location.empty()) input.location = DefaultTableLocation(ctx, id, ns_props);
+  input.schema = request.schema;
+  input.partition_spec = request.partition_spec;
+  input.write_order = request.write_order;
+  input.properties = request.properties;
+  FIRN_ASSIGN_OR_RETURN(metadata::TableMetadata meta,
+                        metadata::NewTableMetadata(input, NowMillis()));
+  if (request.stage_create) {
+    return LoadedTable{"", MakeCachedTable("", std::move(meta))};
+  }
+  const std::string file = metadata::NewMetadataLocation(meta, std::nullopt);
+  FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
+  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file); !st) {
+    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
+    return Fail(st.error());
+  }
+  auto entry = MakeCachedTable(file, std::move(meta));
+  cache_.Put(entry);
+  return LoadedTable{file, entry};
+}
+
+Result<LoadedTable> CatalogService::LoadTable(const RequestContext& ctx, const Identifier& id) {
+  FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
+                        store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ptr.metadata_location));
+  return LoadedTable{ptr.metadata_location, std::move(table)};
+}
+
+Status CatalogService::TableExists(const RequestContext& ctx, const Identifier& id) {
+  FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  return Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commit protocol (docs/commit-protocol.md): base → requirements → updates → new file →
+// compare-and-swap; a lost swap retries against the newer base; a refused commit deletes its file.
+
+struct CatalogService::PreparedCommit {
+  Identifier id;
+  std::optional<std::string> base_location;  // nullopt: the commit creates the table
+  std::shared_ptr<const CachedTable> base;
+  bool changed = false;
+  std::string new_location;
+  std::shared_ptr<const CachedTable> result;
+  std::vector<std::string> dropped_metadata_files;
+};
+
+namespace {
+bool IsCreate(const std::vector<metadata::TableRequirement>& requirements) {
+  for (const auto& r : requirements) {
+    if (std::holds_alternative<metadata::AssertCreate>(r)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const RequestContext& ctx,
+                                                                     const TableChange& change) {
+  PreparedCommit p;
+  p.id = change.id;
+  const bool create = IsCreate(change.requirements);
+  if (create && change.requirements.size() != 1) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid create requirements: assert-create must be the only requirement");
+  }
+  Properties ns_props;
+  auto ptr = store_->LoadPointer(ctx.scope, change.id, ObjectKind::kTable);
+  if (ptr) {
+    p.base_location = ptr->metadata_location;
+    FIRN_ASSIGN_OR_RETURN(p.base, ReadMetadata(ptr->metadata_location));
+  } else if (create && ptr.error().kind == ErrorKind::kNoSuchTable) {
+    FIRN_ASSIGN_OR_RETURN(ns_props, store_->LoadNamespace(ctx.scope, change.id.ns));
+  } else {
+    return Fail(ptr.error());
+  }
+  const metadata::TableMetadata* base_meta = p.base ? &p.base->metadata : nullptr;
+  for (const auto& requirement : change.requirements) {
+    FIRN_RETURN_IF_ERROR(metadata::CheckRequirement(requirement, base_meta));
+  }
+  FIRN_ASSIGN_OR_RETURN(metadata::ApplyResult applied,
+                        metadata::ApplyUpdates(base_meta, change.updates,
+                                               metadata::CommitContext{NowMillis(), p.base_location}));
+  if (!applied.changed && p.base) {
+    p.result = p.base;
+    return p;
+  }
+  p.changed = true;
+  if (applied.metadata.location.empty()) {
+    applied.metadata.location = DefaultTableLocation(ctx, change.id, ns_props);
+  }
+  p.new_location = metadata::NewMetadataLocation(
+      applied.metadata, p.base_location ? std::optional<std::string_view>(*p.base_location)
+                                        : std::nullopt);
+  FIRN_RETURN_IF_ERROR(objects_->WriteNew(
+      p.new_location, metadata::EncodeMetadataFile(applied.metadata, p.new_location)));
+  p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
+  p.result = MakeCachedTable(p.new_location, std::move(applied.metadata));
+  return p;
+}
+
+Result<LoadedTable> CatalogService::UpdateTable(const RequestContext& ctx,
+                                                const TableChange& change) {
+  for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
+    FIRN_ASSIGN_OR_RETURN(PreparedCommit p, PrepareCommit(ctx, change));
+    if (!p.changed) return LoadedTable{*p.base_location, p.result};
+    Status swapped = p.base_location
+                         ? store_->SwapPointer(ctx.scope, change.id, ObjectKind::kTable,
+                                               *p.base_location, p.new_location)
+                               .transform([](auto&&) {})
+                         : store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable,
+                                                p.new_location);
+    if (swapped) {
+      cache_.Put(p.result);
+      for (const std::string& old : p.dropped_metadata_files) DeleteQuietly(old);
+      return LoadedTable{p.new_location, p.result};
+    }
+    const Error& err = swapped.error();
+    // The swap may have happened: never delete, never claim failure.
+    if (err.kind == ErrorKind::kCommitStateUnknown) return Fail(err);
+    DeleteQuietly(p.new_location);
+    if (err.kind == ErrorKind::kCommitFailed && p.base_location) {
+      Backoff(attempt);
+      continue;  // lost the race: re-check requirements against the newer base
+    }
+    return Fail(err);
+  }
+  return Fail(ErrorKind::kCommitFailed,
+              "Commit failed: too many concurrent commits to " + FormatIdentifier(change.id) +
+                  ", retry");
+}
+
+Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id, bool purge) {
+  FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
+                        store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  std::shared_ptr<const CachedTable> table;
+  if (purge) {
+    auto read = ReadMetadata(ptr.metadata_location);
+    if (read) {
+      table = *read;
+    } else {
+      spdlog::warn(R"("msg":"purge: metadata unreadable, dropping pointer only","file":"{}")",
+                   log::Escape(ptr.metadata_location));
+    }
+  }
+  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable));
+  if (table) PurgeTableFiles(*objects_, table->metadata, ptr.metadata_location);
+  return Ok();
+}
+
+Status CatalogService::RenameTable(const RequestContext& ctx, const Identifier& from,
+                                   const Identifier& to) {
+  if (from == to) return TableExists(ctx, from);
+  return store_->RenameObject(ctx.scope, from, to, ObjectKind::kTable);
+}
+
+Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, const Identifier& id,
+                                                  const std::string& metadata_location,
+                                                  bool overwrite) {
+  FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
+  auto existing = store_->LoadPointer(ctx.scope, id, ObjectKind::kTable);
+  if (existing && !overwrite) {
+    return Fail(ErrorKind::kAlreadyExists, "Table already exists: " + FormatIdentifier(id));
+  }
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(metadata_location));
+  if (existing) {
+    FIRN_RETURN_IF_ERROR(
+        store_->ReplacePointer(ctx.scope, id, ObjectKind::kTable, metadata_location));
+  } else {
+    FIRN_RETURN_IF_ERROR(
+        store_->CreateObject(ctx.scope, id, ObjectKind::kTable, metadata_location));
+  }
+  return LoadedTable{metadata_location, std::move(table)};
+}
+
+Status CatalogService::ReportMetrics(const RequestContext& ctx, const Identifier& id,
+                                     const std::string& report_type, std::string report_json) {
+  FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  store::MetricsReport report{id, report_type, std::move(report_json), NowMillis()};
+  return store_->StoreMetricsReport(ctx.scope, report);
+}
+
+Status CatalogService::CommitTransaction(const RequestContext& ctx,
+                                         const std::vector<TableChange>& changes) {
+  for (size_t i = 0; i < changes.size(); ++i) {
+    for (size_t j = i + 1; j < changes.size(); ++j) {
+      if (changes[i].id == changes[j].id) {
+        return Fail(ErrorKind::kBadRequest, "Invalid transaction: table " +
+                                                FormatIdentifier(changes[i].id) +
+                                                " appears more than once");
+      }
+    }
+  }
+  for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
+    std::vector<PreparedCommit> prepared;
+    auto discard = [&] {
+      for (const auto& p : prepared) {
+        if (p.changed) DeleteQuietly(p.new_location);
+      }
+    };
+    for (const TableChange& change : changes) {
+      auto p = PrepareCommit(ctx, change);
+      if (!p) {
+        discard();
+        return Fail(p.error());
+      }
+      prepared.push_back(std::move(*p));
+    }
+    std::vector<store::PointerSwap> swaps;
+    for (const auto& p : prepared) {
+      if (!p.changed) continue;
+      swaps.push_back({p.id, ObjectKind::kTable, p.base_location, p.new_location});
+    }
+    if (swaps.empty()) return Ok();
+    Status st = store_->CommitTransaction(ctx.scope, swaps);
+    if (st) {
+      for (const auto& p : prepared) {
+        if (!p.changed) continue;
+        cache_.Put(p.result);
+        for (const std::string& old : p.dropped_metadata_files) DeleteQuietly(old);
+      }
+      return Ok();
+    }
+    if (st.error().kind == ErrorKind::kCommitStateUnknown) return st;
+    discard();
+    if (st.error().kind != ErrorKind::kCommitFailed) return st;
+    Backoff(attempt);
+  }
+  return Fail(ErrorKind::kCommitFailed,
+              "Commit failed: too many concurrent commits to the tables of this transaction, retry");
+}
+
+}  // namespace firn::catalog

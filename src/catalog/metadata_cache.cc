@@ -1,0 +1,89 @@
+#include "catalog/metadata_cache.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <string_view>
+
+#include "metadata/serde.h"
+
+namespace firn::catalog {
+namespace {
+
+// FNV-1a, 64 bit: ETags only need to differ between versions and representations.
+uint64_t Fnv1a(std::string_view a, std::string_view b) {
+  uint64_t h = 1469598103934665603ull;
+  for (std::string_view part : {a, b}) {
+    for (unsigned char c : part) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+  }
+  return h;
+}
+
+std::string MakeEtag(std::string_view location, std::string_view representation) {
+  return fmt::format("\"{:016x}\"", Fnv1a(location, representation));
+}
+
+// snapshots=refs: keep only snapshots some branch or tag points at; logs stay as they are.
+metadata::TableMetadata RefsOnly(const metadata::TableMetadata& m) {
+  std::set<int64_t> referenced;
+  for (const auto& [name, ref] : m.refs) referenced.insert(ref.snapshot_id);
+  if (m.current_snapshot_id) referenced.insert(*m.current_snapshot_id);
+  metadata::TableMetadata out = m;
+  std::erase_if(out.snapshots, [&](const metadata::Snapshot& s) {
+    return !referenced.contains(s.snapshot_id);
+  });
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
+                                                   metadata::TableMetadata metadata) {
+  auto t = std::make_shared<CachedTable>();
+  t->json_all = metadata::SerializeTableMetadata(metadata);
+  const bool all_referenced = [&] {
+    std::set<int64_t> referenced;
+    for (const auto& [name, ref] : metadata.refs) referenced.insert(ref.snapshot_id);
+    if (metadata.current_snapshot_id) referenced.insert(*metadata.current_snapshot_id);
+    for (const auto& s : metadata.snapshots) {
+      if (!referenced.contains(s.snapshot_id)) return false;
+    }
+    return true;
+  }();
+  t->json_refs = all_referenced ? t->json_all
+                                : metadata::SerializeTableMetadata(RefsOnly(metadata));
+  t->etag_all = MakeEtag(location, "snapshots=all");
+  t->etag_refs = MakeEtag(location, "snapshots=refs");
+  t->location = std::move(location);
+  t->metadata = std::move(metadata);
+  return t;
+}
+
+std::shared_ptr<const CachedTable> MetadataCache::Get(const std::string& location) {
+  std::lock_guard lock(mu_);
+  auto it = slots_.find(location);
+  if (it == slots_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second.lru_pos);
+  return it->second.entry;
+}
+
+void MetadataCache::Put(std::shared_ptr<const CachedTable> entry) {
+  const size_t cost = Cost(*entry);
+  if (cost > max_bytes_) return;
+  std::lock_guard lock(mu_);
+  if (slots_.contains(entry->location)) return;
+  lru_.push_front(entry->location);
+  bytes_ += cost;
+  slots_.emplace(entry->location, Slot{std::move(entry), lru_.begin()});
+  while (bytes_ > max_bytes_ && !lru_.empty()) {
+    auto victim = slots_.find(lru_.back());
+    bytes_ -= Cost(*victim->second.entry);
+    slots_.erase(victim);
+    lru_.pop_back();
+  }
+}
+
+}  // namespace firn::catalog

@@ -1,0 +1,55 @@
+// MetadataCache: parsed table metadata and its JSON text, keyed by metadata location.
+//
+// Metadata files are immutable, so an entry never goes stale; the cache only bounds memory
+// (least recently used entries go first once `max_bytes` is exceeded).
+// Thread-safety: all methods are safe to call concurrently.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "metadata/table_metadata.h"
+
+namespace firn::catalog {
+
+// One immutable metadata version with the serialised forms the REST layer sends.
+struct CachedTable {
+  std::string location;
+  metadata::TableMetadata metadata;
+  std::string json_all;   // metadata JSON with every snapshot
+  std::string json_refs;  // metadata JSON with only referenced snapshots (snapshots=refs)
+  std::string etag_all;
+  std::string etag_refs;
+};
+
+std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
+                                                   metadata::TableMetadata metadata);
+
+class MetadataCache {
+ public:
+  explicit MetadataCache(size_t max_bytes) : max_bytes_(max_bytes) {}
+
+  std::shared_ptr<const CachedTable> Get(const std::string& location);
+  void Put(std::shared_ptr<const CachedTable> entry);
+
+ private:
+  struct Slot {
+    std::shared_ptr<const CachedTable> entry;
+    std::list<std::string>::iterator lru_pos;
+  };
+  static size_t Cost(const CachedTable& t) {
+    return t.json_all.size() + t.json_refs.size() + 2 * t.location.size() + 256;
+  }
+
+  const size_t max_bytes_;
+  std::mutex mu_;
+  size_t bytes_ = 0;
+  std::list<std::string> lru_;  // front = most recent
+  std::unordered_map<std::string, Slot> slots_;
+};
+
+}  // namespace firn::catalog

@@ -1,0 +1,97 @@
+#include "catalog/purge.h"
+
+#include <spdlog/spdlog.h>
+
+#include <set>
+
+#include "common/log.h"
+#include "io/manifest_reader.h"
+
+namespace firn::catalog {
+namespace {
+
+bool GcEnabled(const metadata::TableMetadata& table) {
+  auto it = table.properties.find("gc.enabled");
+  return it == table.properties.end() || it->second != "false";
+}
+
+void Warn(std::string_view what, std::string_view file, std::string_view error) {
+  spdlog::warn(R"("msg":"purge: {}","file":"{}","error":"{}")", what, log::Escape(file),
+               log::Escape(error));
+}
+
+}  // namespace
+
+size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
+                       const std::string& current_metadata_location) {
+  const bool gc = GcEnabled(table);
+  std::set<std::string> manifests;
+  std::set<std::string> manifest_lists;
+  std::set<std::string> content_files;
+
+  for (const metadata::Snapshot& snapshot : table.snapshots) {
+    for (const std::string& m : snapshot.manifests) manifests.insert(m);
+    if (!snapshot.manifest_list) continue;
+    manifest_lists.insert(*snapshot.manifest_list);
+    auto bytes = objects.Read(*snapshot.manifest_list);
+    if (!bytes) {
+      Warn("cannot read manifest list", *snapshot.manifest_list, bytes.error().message);
+      continue;
+    }
+    auto entries = io::ReadManifestList(*bytes);
+    if (!entries) {
+      Warn("cannot parse manifest list", *snapshot.manifest_list, entries.error().message);
+      continue;
+    }
+    for (const auto& e : *entries) manifests.insert(e.manifest_path);
+  }
+  if (gc) {
+    for (const std::string& manifest : manifests) {
+      auto bytes = objects.Read(manifest);
+      if (!bytes) {
+        Warn("cannot read manifest", manifest, bytes.error().message);
+        continue;
+      }
+      auto entries = io::ReadManifest(*bytes);
+      if (!entries) {
+        Warn("cannot parse manifest", manifest, entries.error().message);
+        continue;
+      }
+      for (const auto& e : *entries) content_files.insert(e.file_path);
+    }
+  }
+
+  std::set<std::string> others;
+  for (const auto& s : table.statistics) {
+    if (auto p = s.json.if_contains("statistics-path"); p && p->is_string()) {
+      others.insert(std::string(p->as_string()));
+    }
+  }
+  for (const auto& s : table.partition_statistics) {
+    if (auto p = s.json.if_contains("statistics-path"); p && p->is_string()) {
+      others.insert(std::string(p->as_string()));
+    }
+  }
+  for (const auto& entry : table.metadata_log) others.insert(entry.metadata_file);
+
+  size_t deleted = 0;
+  auto remove_all = [&](const std::set<std::string>& files) {
+    for (const std::string& f : files) {
+      if (auto st = objects.Delete(f); st) {
+        ++deleted;
+      } else {
+        Warn("cannot delete", f, st.error().message);
+      }
+    }
+  };
+  // Leaves first, then the files that list them: an interrupted purge still leaves the
+  // metadata that names every remaining file, so it can be finished later.
+  remove_all(content_files);
+  remove_all(manifests);
+  remove_all(manifest_lists);
+  remove_all(others);
+  remove_all({current_metadata_location});
+  return deleted;
+}
+
+}  // namespace firn::catalog

@@ -1,0 +1,38 @@
+#include "rest/request_params.h"
+
+#include <charconv>
+
+#include "common/macros.h"
+#include "rest/route_registrar.h"
+
+namespace firn::rest {
+
+Result<store::Namespace> NamespaceParam(const http::PathParams& params) {
+  return DecodeNamespaceSegment(PathParam(params, "namespace"));
+}
+
+Result<store::Identifier> IdentifierParam(const http::PathParams& params,
+                                          std::string_view name_param) {
+  store::Identifier id;
+  FIRN_ASSIGN_OR_RETURN(id.ns, NamespaceParam(params));
+  FIRN_ASSIGN_OR_RETURN(id.name, DecodeNameSegment(PathParam(params, name_param)));
+  return id;
+}
+
+Result<store::PageRequest> PageParams(const QueryParams& query) {
+  store::PageRequest page;
+  if (auto token = query.Get("pageToken"); token && !token->empty()) {
+    page.token = std::string(*token);
+  }
+  if (auto size = query.Get("pageSize"); size && !size->empty()) {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(size->data(), size->data() + size->size(), n);
+    if (ec != std::errc() || end != size->data() + size->size() || n < 1) {
+      return Fail(ErrorKind::kBadRequest, "Invalid pageSize: must be an integer >= 1");
+    }
+    page.size = n;
+  }
+  return page;
+}
+
+}  // namespace firn::rest

@@ -1,0 +1,18 @@
+// Shared decoding of path and query parameters used by several route files.
+#pragma once
+
+#include "common/result.h"
+#include "http/http_types.h"
+#include "rest/path_codec.h"
+#include "store/store.h"
+
+namespace firn::rest {
+
+Result<store::Namespace> NamespaceParam(const http::PathParams& params);
+// {namespace} + the name parameter `name_param` ("table" or "view").
+Result<store::Identifier> IdentifierParam(const http::PathParams& params,
+                                          std::string_view name_param);
+// pageToken / pageSize; a pageSize that is not an integer ≥ 1 is a 400.
+Result<store::PageRequest> PageParams(const QueryParams& query);
+
+}  // namespace firn::rest

@@ -1,0 +1,23 @@
+// Wiring of every Iceberg REST route to the CatalogService. One file per resource:
+// config_routes.cc, namespace_routes.cc, table_routes.cc, transaction_routes.cc.
+#pragma once
+
+#include "catalog/catalog_service.h"
+#include "http/router.h"
+#include "rest/route_registrar.h"
+
+namespace firn::rest {
+
+// Registers all routes; the config route advertises exactly the catalog routes registered.
+void AddAllRoutes(http::Router& router, catalog::CatalogService& service);
+
+// Fallbacks that answer unknown routes and wrong methods with the Iceberg ErrorModel.
+http::Router::Fallbacks ErrorFallbacks();
+
+// Per-resource registration (called by AddAllRoutes).
+void AddNamespaceRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
+void AddTableRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
+void AddTransactionRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
+void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& service);
+
+}  // namespace firn::rest
