@@ -1,5 +1,8 @@
 // Plain HTTP request/response values passed between the server and handlers.
 // http/ knows nothing of Iceberg: handlers receive raw (still percent-encoded) path segments.
+//
+// Thread-safety: plain values; no internal synchronisation. Ownership: everything by value,
+// except PathParams, whose views point into the Router's patterns and the Request's `path`.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +15,11 @@ namespace firn::http {
 
 enum class Method { kGet, kHead, kPost, kPut, kDelete, kPatch, kOptions, kOther };
 
+// "GET", "HEAD", ...; "OTHER" for kOther.
 std::string_view MethodName(Method m);
+
+// ASCII case-insensitive equality (header names, tokens).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 struct Header {
   std::string name;  // as received; look-ups are case-insensitive
@@ -36,11 +43,21 @@ struct Request {
 
 struct Response {
   int status = 200;
+  // Sent in order. The server owns Content-Length, Connection, Transfer-Encoding and
+  // X-Request-Id; values for those set here are ignored.
   std::vector<Header> headers;
-  std::string body;  // sent as-is; Content-Length is set by the server
+  std::string body;  // sent as-is (never for HEAD requests)
 
+  // First header with this name (case-insensitive), or empty.
+  std::string_view GetHeader(std::string_view name) const;
+  // Replaces every header of that name (case-insensitive) with one, or appends it.
   void SetHeader(std::string name, std::string value);
+
+  // `body` with Content-Type: application/json.
   static Response Json(int status, std::string body);
+  // `body` with Content-Type: text/plain; charset=utf-8.
+  static Response Text(int status, std::string body);
+  // No body, no headers (e.g. 204).
   static Response Empty(int status);
 };
 

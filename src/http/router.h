@@ -1,10 +1,24 @@
 // Router: routes are data — (method, pattern) → handler. Patterns use "{name}" segments that
-// match exactly one raw path segment (never decoded, so "%2F" and "%1F" stay intact).
+// match exactly one raw path segment (never decoded, so "%2F", "%1F" and "+" stay as sent).
 //
-// Thread-safety: Add* before serving; Dispatch is then safe from any thread.
-// Unknown path → 404 via the `not_found` handler; known path, other method → 405 via
-// `method_not_allowed`. Both fallbacks are supplied by the caller, so error bodies stay in
-// the caller's format (the Iceberg ErrorModel in rest/).
+// Matching rules (strict on purpose, so there is exactly one way to spell each URL):
+// - The path is split on '/'; a pattern matches only paths with the same number of segments.
+//   "/v1/config/" therefore does NOT match "/v1/config" (its last segment is empty).
+// - A literal segment matches byte-for-byte (case-sensitive). A "{name}" segment matches one
+//   non-empty raw segment.
+// - Among patterns that match the path, the one with a literal earliest wins (compared
+//   segment by segment); the first such pattern that has a handler for the method is used.
+// - No implicit HEAD→GET: register HEAD routes explicitly.
+// - Unknown path → `not_found`. Path known under other methods only → `method_not_allowed`,
+//   and the router sets `Allow` (e.g. "GET, HEAD") on its response.
+// - Adding the same (method, pattern) twice replaces the handler.
+//
+// Thread-safety: Add before serving; Dispatch is then safe from any number of threads.
+// Errors: Dispatch does not catch exceptions from handlers (the server's last-resort catch
+// does). Both fallbacks are supplied by the caller, so error bodies stay in the caller's format
+// (the Iceberg ErrorModel in rest/); when a fallback is empty a bare 404/405 is returned.
+// Ownership: PathParams views point into the router's patterns and request.path; they are valid
+// for the duration of the handler call.
 #pragma once
 
 #include <functional>
@@ -25,13 +39,16 @@ class Router {
     std::function<Response(const Request&)> method_not_allowed;
   };
 
+  // Longest pattern accepted by Add, in segments; longer paths are always 404.
+  static constexpr size_t kMaxSegments = 32;
+
   explicit Router(Fallbacks fallbacks);
   ~Router();
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  // `pattern` like "/v1/{prefix}/namespaces/{namespace}". Literal segments match exactly.
-  // When two patterns match, the one with more literal segments earlier wins.
+  // `pattern` like "/v1/{prefix}/namespaces/{namespace}" (must start with '/', at most
+  // kMaxSegments segments; a violating pattern is ignored and logged).
   void Add(Method method, std::string pattern, Handler handler);
 
   Response Dispatch(const Request& request) const;

@@ -1,0 +1,369 @@
+#include "http/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/log.h"
+#include "http/request_id.h"
+
+namespace firn::http {
+
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr size_t kIdleReadChunk = 8192;
+constexpr std::chrono::seconds kLingerTimeout{1};
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+Method ToMethod(bhttp::verb v) {
+  switch (v) {
+    case bhttp::verb::get: return Method::kGet;
+    case bhttp::verb::head: return Method::kHead;
+    case bhttp::verb::post: return Method::kPost;
+    case bhttp::verb::put: return Method::kPut;
+    case bhttp::verb::delete_: return Method::kDelete;
+    case bhttp::verb::patch: return Method::kPatch;
+    case bhttp::verb::options: return Method::kOptions;
+    default: return Method::kOther;
+  }
+}
+
+// Headers the server writes itself; a handler's values for them are ignored.
+bool IsServerOwnedHeader(std::string_view name) {
+  return EqualsIgnoreCase(name, "Content-Length") || EqualsIgnoreCase(name, "Connection") ||
+         EqualsIgnoreCase(name, "Transfer-Encoding") || EqualsIgnoreCase(name, "X-Request-Id");
+}
+
+// Runs a response-building callback; never throws. `fallback_status` is used when the callback
+// is missing or throws.
+Response CallSafely(const std::function<Response(const Request&)>& fn, const Request& req,
+                    int fallback_status, std::string_view fallback_text) {
+  if (fn) {
+    try {
+      return fn(req);
+    } catch (const std::exception& e) {
+      spdlog::error(R"("msg":"response callback threw","request_id":"{}","what":"{}")",
+                    req.request_id, log::Escape(e.what()));
+    } catch (...) {
+      spdlog::error(R"("msg":"response callback threw","request_id":"{}")", req.request_id);
+    }
+  }
+  return Response::Text(fallback_status, std::string(fallback_text));
+}
+
+bool IsQuietCloseError(const beast::error_code& ec) {
+  return ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message ||
+         ec == beast::error::timeout || ec == net::error::operation_aborted ||
+         ec == net::error::eof || ec == net::error::connection_reset ||
+         ec == net::error::broken_pipe || ec == net::error::bad_descriptor;
+}
+
+}  // namespace
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(ServerState& state, tcp::socket socket)
+      : state_(state), strand_(socket.get_executor()), stream_(std::move(socket)) {
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    if (!ec) remote_ = ep.address().to_string();
+    std::lock_guard lock(state_.mu);
+    state_.sessions.insert(this);
+  }
+
+  ~Session() {
+    bool drained = false;
+    {
+      std::lock_guard lock(state_.mu);
+      state_.sessions.erase(this);
+      drained = state_.sessions.empty() && state_.stopping.load() && !state_.io_finished.load();
+    }
+    if (drained && state_.on_drained) state_.on_drained();
+  }
+
+  void Start() {
+    net::dispatch(strand_, [self = shared_from_this()] { self->ReadNext(); });
+  }
+
+  const net::any_io_executor& strand() const { return strand_; }
+
+  // On the strand: close now if waiting for a request that has not started.
+  void OnServerStop() {
+    if (phase_ == Phase::kIdle) stream_.cancel();
+  }
+
+  // Only while no thread runs the io_context.
+  void ForceClose() {
+    beast::error_code ec;
+    stream_.socket().close(ec);
+  }
+
+ private:
+  enum class Phase { kIdle, kReading, kHandling, kWriting, kClosed };
+
+  // ---- reading ----------------------------------------------------------------------------
+
+  void ReadNext() {
+    if (state_.stopping.load()) return Close(false);
+    parser_.emplace();
+    parser_->body_limit(state_.options.max_body_bytes);
+    parser_->header_limit(state_.options.max_header_bytes);
+    if (buffer_.size() > 0) return ReadHeader();  // a pipelined request is already here
+    // Wait for the first byte under the idle timeout, then read the request under the read
+    // timeout, so a slow sender cannot hold a connection for the (long) idle period.
+    phase_ = Phase::kIdle;
+    stream_.expires_after(state_.options.idle_timeout);
+    stream_.async_read_some(buffer_.prepare(kIdleReadChunk),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              self->buffer_.commit(n);
+                              if (ec) return self->Close(false);
+                              self->ReadHeader();
+                            });
+  }
+
+  void ReadHeader() {
+    phase_ = Phase::kReading;
+    stream_.expires_after(state_.options.read_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             [self = shared_from_this()](beast::error_code ec, size_t) {
+                               self->OnHeader(ec);
+                             });
+  }
+
+  void OnHeader(beast::error_code ec) {
+    if (ec) return OnReadError(ec);
+    if (parser_->is_done()) return OnRequest();
+    auto& msg = parser_->get();
+    if (msg.version() >= 11 && EqualsIgnoreCase(msg[bhttp::field::expect], "100-continue")) {
+      stream_.expires_after(state_.options.write_timeout);
+      net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                       [self = shared_from_this()](beast::error_code ec, size_t) {
+                         if (ec) return self->Close(false);
+                         self->stream_.expires_after(self->state_.options.read_timeout);
+                         self->ReadBody();
+                       });
+      return;
+    }
+    ReadBody();  // the read deadline set for the header also covers the body
+  }
+
+  void ReadBody() {
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = shared_from_this()](beast::error_code ec, size_t) {
+                        if (ec) return self->OnReadError(ec);
+                        self->OnRequest();
+                      });
+  }
+
+  void OnReadError(beast::error_code ec) {
+    if (ec == bhttp::error::body_limit) {
+      BuildRequest(/*with_body=*/false);
+      started_ = Clock::now();
+      return Respond(CallSafely(state_.callbacks.too_large, req_, 413, "request body too large"),
+                     /*close=*/true);
+    }
+    if (IsQuietCloseError(ec)) return Close(false);
+    BuildRequest(/*with_body=*/false);
+    started_ = Clock::now();
+    if (ec == bhttp::error::header_limit) {
+      return Respond(Response::Text(431, "request header fields too large"), /*close=*/true);
+    }
+    return Respond(Response::Text(400, "malformed HTTP request"), /*close=*/true);
+  }
+
+  void BuildRequest(bool with_body) {
+    auto& msg = parser_->get();
+    req_.method = ToMethod(msg.method());
+    std::string_view target = msg.target();
+    req_.target.assign(target.data(), target.size());
+    size_t q = target.find('?');
+    if (q == std::string_view::npos) {
+      req_.path = req_.target;
+      req_.query.clear();
+    } else {
+      req_.path.assign(target.data(), q);
+      req_.query.assign(target.data() + q + 1, target.size() - q - 1);
+    }
+    req_.headers.clear();
+    for (const auto& f : msg) {
+      std::string_view n = f.name_string(), v = f.value();
+      req_.headers.push_back(Header{std::string(n), std::string(v)});
+    }
+    if (with_body) {
+      req_.body = std::move(msg.body());
+    } else {
+      req_.body.clear();
+    }
+    req_.remote_address = remote_;
+    std::string_view incoming = msg["X-Request-Id"];
+    req_.request_id = IsAcceptableRequestId(incoming) ? std::string(incoming) : NewRequestId();
+    head_ = msg.method() == bhttp::verb::head;
+    keep_alive_ = msg.keep_alive();
+    version_ = msg.version();
+  }
+
+  // ---- handling ---------------------------------------------------------------------------
+
+  void OnRequest() {
+    BuildRequest(/*with_body=*/true);
+    started_ = Clock::now();
+    phase_ = Phase::kHandling;
+    auto self = shared_from_this();
+    bool queued = state_.pool && state_.pool->TrySubmit([self] { self->RunHandler(); });
+    if (!queued) {
+      Response r = CallSafely(state_.callbacks.overloaded, req_, 503, "server overloaded");
+      r.SetHeader("Retry-After", "1");
+      Respond(std::move(r), /*close=*/false);
+    }
+  }
+
+  // On a worker thread. The session touches nothing else until the response is posted back.
+  void RunHandler() {
+    Response r;
+    const auto& handler = state_.callbacks.handler;
+    try {
+      r = handler ? handler(req_) : Response::Text(404, "no handler");
+    } catch (const std::exception& e) {
+      spdlog::error(R"("msg":"handler threw","request_id":"{}","what":"{}")", req_.request_id,
+                    log::Escape(e.what()));
+      r = CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
+    } catch (...) {
+      spdlog::error(R"("msg":"handler threw a non-exception","request_id":"{}")",
+                    req_.request_id);
+      r = CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
+    }
+    net::post(strand_, [self = shared_from_this(), r = std::move(r)]() mutable {
+      self->Respond(std::move(r), /*close=*/false);
+    });
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  void Respond(Response r, bool close) {
+    phase_ = Phase::kWriting;
+    resp_ = std::move(r);
+    res_ = {};
+    res_.version(version_ == 10 ? 10 : 11);
+    res_.result(static_cast<unsigned>(resp_.status));
+    for (const Header& h : resp_.headers) {
+      if (!IsServerOwnedHeader(h.name)) res_.insert(h.name, h.value);
+    }
+    res_.set("X-Request-Id", req_.request_id);
+    const int s = resp_.status;
+    const bool no_body_status = (s >= 100 && s < 200) || s == 204 || s == 304;
+    if (no_body_status) {
+      resp_.body.clear();
+    } else {
+      res_.content_length(resp_.body.size());
+      if (!head_) res_.body() = std::move(resp_.body);
+    }
+    if (head_) resp_.body.clear();
+    const bool keep = !close && keep_alive_ && !state_.stopping.load();
+    res_.keep_alive(keep);
+    stream_.expires_after(state_.options.write_timeout);
+    bhttp::async_write(stream_, res_,
+                       [self = shared_from_this(), keep, close](beast::error_code ec, size_t) {
+                         self->OnWrite(ec, keep, close);
+                       });
+  }
+
+  void OnWrite(beast::error_code ec, bool keep, bool error_close) {
+    if (!head_ && !res_.body().empty()) resp_.body = std::move(res_.body());
+    if (state_.callbacks.on_complete) {
+      auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started_);
+      try {
+        state_.callbacks.on_complete(req_, resp_, elapsed);
+      } catch (...) {
+        // Access logging must never take a connection down.
+      }
+    }
+    if (ec) return Close(false);
+    if (!keep) return Close(error_close);
+    ReadNext();
+  }
+
+  // ---- closing ----------------------------------------------------------------------------
+
+  // `linger`: the client may still be sending (e.g. an oversize body); read and discard for a
+  // moment after our response so closing with unread data does not reset the connection
+  // before the client has read the response.
+  void Close(bool linger) {
+    phase_ = Phase::kClosed;
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (!linger) {
+      stream_.socket().close(ec);
+      return;
+    }
+    stream_.expires_after(kLingerTimeout);
+    Discard();
+  }
+
+  void Discard() {
+    buffer_.clear();
+    stream_.async_read_some(buffer_.prepare(kIdleReadChunk),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) {
+                                beast::error_code ignored;
+                                self->stream_.socket().close(ignored);
+                                return;
+                              }
+                              self->Discard();
+                            });
+  }
+
+  ServerState& state_;
+  net::any_io_executor strand_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  bhttp::response<bhttp::string_body> res_;
+  Request req_;
+  Response resp_;
+  std::string remote_;
+  Phase phase_ = Phase::kIdle;
+  bool head_ = false;
+  bool keep_alive_ = false;
+  unsigned version_ = 11;
+  Clock::time_point started_;
+};
+
+void StartSession(ServerState& state, tcp::socket socket) {
+  std::make_shared<Session>(state, std::move(socket))->Start();
+}
+
+void CloseIdleSessions(ServerState& state) {
+  std::vector<std::shared_ptr<Session>> live;
+  {
+    std::lock_guard lock(state.mu);
+    live.reserve(state.sessions.size());
+    for (Session* s : state.sessions) {
+      // A session whose last owner is releasing it is skipped; it unregisters itself.
+      if (auto sp = s->weak_from_this().lock()) live.push_back(std::move(sp));
+    }
+  }
+  // Posted and released outside the lock: a session's destructor takes it.
+  for (auto& sp : live) net::post(sp->strand(), [sp] { sp->OnServerStop(); });
+}
+
+void ForceCloseSessions(ServerState& state) {
+  std::lock_guard lock(state.mu);
+  for (Session* s : state.sessions) s->ForceClose();
+}
+
+}  // namespace firn::http
