@@ -244,12 +244,14 @@ Result<LoadedTable> CatalogService::UpdateTable(const RequestContext& ctx,
   for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
     FIRN_ASSIGN_OR_RETURN(PreparedCommit p, PrepareCommit(ctx, change));
     if (!p.changed) return LoadedTable{*p.base_location, p.result};
-    Status swapped = p.base_location
-                         ? store_->SwapPointer(ctx.scope, change.id, ObjectKind::kTable,
-                                               *p.base_location, p.new_location)
-                               .transform([](auto&&) {})
-                         : store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable,
-                                                p.new_location);
+    Status swapped = Ok();
+    if (p.base_location) {
+      auto moved = store_->SwapPointer(ctx.scope, change.id, ObjectKind::kTable,
+                                       *p.base_location, p.new_location);
+      if (!moved) swapped = Fail(moved.error());
+    } else {
+      swapped = store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable, p.new_location);
+    }
     if (swapped) {
       cache_.Put(p.result);
       for (const std::string& old : p.dropped_metadata_files) DeleteQuietly(old);
