@@ -1,0 +1,265 @@
+#include "io/local/local_object_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "common/macros.h"
+
+namespace firn::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kFileScheme = "file:";
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+// The part of `uri` before the path ("file:", "file://", "file://localhost" or "").
+Result<size_t> PathOffset(std::string_view uri) {
+  if (!uri.empty() && uri.front() == '/') return size_t{0};
+  if (uri.size() < kFileScheme.size() || !EqualsIgnoreCase(uri.substr(0, 5), kFileScheme)) {
+    return Fail(ErrorKind::kIllegalArgument, "Not a local file location: " + std::string(uri));
+  }
+  std::string_view rest = uri.substr(kFileScheme.size());
+  if (StartsWith(rest, "//")) {
+    // Authority form: only an empty host or localhost names this machine.
+    size_t slash = rest.find('/', 2);
+    std::string_view host = rest.substr(2, slash == std::string_view::npos ? rest.npos : slash - 2);
+    if (slash == std::string_view::npos || !(host.empty() || host == "localhost")) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  "Unsupported file location (remote host or no path): " + std::string(uri));
+    }
+    return kFileScheme.size() + slash;
+  }
+  if (rest.empty() || rest.front() != '/') {
+    return Fail(ErrorKind::kIllegalArgument,
+                "File location must be an absolute path: " + std::string(uri));
+  }
+  return kFileScheme.size();
+}
+
+Error IoError(int err, std::string_view what, std::string_view uri) {
+  std::string detail = std::string(what) + " " + std::string(uri) + ": " + std::strerror(err);
+  switch (err) {
+    case ESTALE:
+    case ETIMEDOUT:
+    case ENOTCONN:
+    case EHOSTDOWN:
+    case EHOSTUNREACH:
+    case ENETDOWN:
+    case ENETUNREACH:
+      return Error(ErrorKind::kServiceUnavailable, "Storage is unavailable", std::move(detail));
+    default:
+      return Error(ErrorKind::kInternal,
+                   "Failed to " + std::string(what) + " file: " + std::string(uri),
+                   std::move(detail));
+  }
+}
+
+Error NotFound(std::string_view uri) {
+  return Error(ErrorKind::kNotFound, "Failed to open input stream for file: " + std::string(uri));
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  // Closes now so a close() failure (possible on NFS) can be reported.
+  int Close() { return ::close(std::exchange(fd_, -1)); }
+
+ private:
+  int fd_;
+};
+
+int OpenRetry(const char* path, int flags, mode_t mode = 0) {
+  int fd;
+  do {
+    fd = ::open(path, flags, mode);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+Status FsyncDirectory(const fs::path& dir, std::string_view uri) {
+  Fd fd(OpenRetry(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0) return Fail(IoError(errno, "open directory of", uri));
+  if (::fsync(fd.get()) != 0) return Fail(IoError(errno, "sync directory of", uri));
+  return Ok();
+}
+
+// mkdir -p, fsyncing the parent of every directory it creates so the new entries are durable.
+Status MakeDirectories(const fs::path& dir, std::string_view uri) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Ok();
+    return Fail(ErrorKind::kIllegalArgument,
+                "A parent of the location is not a directory: " + std::string(uri));
+  }
+  if (errno != ENOENT) return Fail(IoError(errno, "create directories for", uri));
+  if (dir.has_parent_path() && dir.parent_path() != dir) {
+    FIRN_RETURN_IF_ERROR(MakeDirectories(dir.parent_path(), uri));
+  }
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Fail(IoError(errno, "create directories for", uri));
+  }
+  return FsyncDirectory(dir.parent_path(), uri);
+}
+
+Status WriteAll(int fd, std::string_view data, std::string_view uri) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Fail(IoError(errno, "write", uri));
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Ok();
+}
+
+}  // namespace
+
+bool IsLocalUri(std::string_view uri) {
+  return (!uri.empty() && uri.front() == '/') ||
+         (uri.size() >= kFileScheme.size() && EqualsIgnoreCase(uri.substr(0, 5), kFileScheme));
+}
+
+Result<std::string> LocalPathFromUri(std::string_view uri) {
+  FIRN_ASSIGN_OR_RETURN(size_t offset, PathOffset(uri));
+  return std::string(uri.substr(offset));
+}
+
+Result<std::string> LocalObjectStore::Read(std::string_view uri) {
+  FIRN_ASSIGN_OR_RETURN(std::string path, LocalPathFromUri(uri));
+  Fd fd(OpenRetry(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return Fail(NotFound(uri));
+    return Fail(IoError(errno, "read", uri));
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return Fail(IoError(errno, "read", uri));
+  if (!S_ISREG(st.st_mode)) return Fail(NotFound(uri));
+  std::string out;
+  out.resize(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (true) {
+    if (done == out.size()) out.resize(out.size() + 4096);  // the file grew; keep reading
+    ssize_t n = ::read(fd.get(), out.data() + done, out.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Fail(IoError(errno, "read", uri));
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  out.resize(done);
+  return out;
+}
+
+Status LocalObjectStore::WriteNew(std::string_view uri, std::string_view data) {
+  FIRN_ASSIGN_OR_RETURN(std::string path_text, LocalPathFromUri(uri));
+  fs::path path(path_text);
+  if (!path.has_filename()) {
+    return Fail(ErrorKind::kIllegalArgument, "Location names a directory: " + std::string(uri));
+  }
+  FIRN_RETURN_IF_ERROR(MakeDirectories(path.parent_path(), uri));
+  Fd fd(OpenRetry(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (fd.get() < 0) {
+    if (errno == EEXIST) {
+      return Fail(ErrorKind::kAlreadyExists, "File already exists: " + std::string(uri));
+    }
+    return Fail(IoError(errno, "write", uri));
+  }
+  auto write = [&]() -> Status {
+    FIRN_RETURN_IF_ERROR(WriteAll(fd.get(), data, uri));
+    if (::fsync(fd.get()) != 0) return Fail(IoError(errno, "sync", uri));
+    if (fd.Close() != 0) return Fail(IoError(errno, "close", uri));
+    return Ok();
+  };
+  if (Status status = write(); !status) {
+    // The name was ours (O_EXCL): remove the partial file so a retry can reuse nothing torn.
+    ::unlink(path.c_str());
+    return status;
+  }
+  return FsyncDirectory(path.parent_path(), uri);
+}
+
+Status LocalObjectStore::Delete(std::string_view uri) {
+  FIRN_ASSIGN_OR_RETURN(std::string path, LocalPathFromUri(uri));
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
+    return Fail(IoError(errno, "delete", uri));
+  }
+  return Ok();
+}
+
+Result<bool> LocalObjectStore::Exists(std::string_view uri) {
+  FIRN_ASSIGN_OR_RETURN(std::string path, LocalPathFromUri(uri));
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) return S_ISREG(st.st_mode);
+  if (errno == ENOENT || errno == ENOTDIR) return false;
+  return Fail(IoError(errno, "stat", uri));
+}
+
+Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) {
+  FIRN_ASSIGN_OR_RETURN(size_t offset, PathOffset(prefix));
+  const std::string uri_head(prefix.substr(0, offset));  // listed URIs keep the prefix's form
+  const std::string path_prefix(prefix.substr(offset));
+  // "Starts with" is textual: "/d/meta" matches "/d/metadata/x" and "/d/meta.json", so walk the
+  // directory holding the last (partial) component and keep only matching entries.
+  fs::path base = path_prefix.back() == '/' ? fs::path(path_prefix)
+                                            : fs::path(path_prefix).parent_path();
+  std::vector<ObjectInfo> out;
+  std::error_code ec;
+  auto add = [&](const fs::directory_entry& entry) {
+    std::error_code size_ec;
+    if (!entry.is_regular_file(size_ec)) return;
+    auto size = entry.file_size(size_ec);
+    if (size_ec) return;  // vanished while listing
+    out.push_back(ObjectInfo{uri_head + entry.path().string(), static_cast<int64_t>(size)});
+  };
+  fs::directory_iterator top(base, ec);
+  if (ec) {
+    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory) return out;
+    return Fail(IoError(ec.value(), "list", prefix));
+  }
+  for (const auto& entry : top) {
+    if (!StartsWith(entry.path().string(), path_prefix)) continue;
+    std::error_code type_ec;
+    if (entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
+      fs::recursive_directory_iterator walk(entry.path(), ec);
+      if (ec) return Fail(IoError(ec.value(), "list", prefix));
+      for (auto it = fs::begin(walk); it != fs::end(walk); it.increment(ec)) {
+        if (ec) return Fail(IoError(ec.value(), "list", prefix));
+        add(*it);
+      }
+      if (ec) return Fail(IoError(ec.value(), "list", prefix));
+    } else {
+      add(entry);
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ObjectInfo& a, const ObjectInfo& b) { return a.uri < b.uri; });
+  return out;
+}
+
+}  // namespace firn::io

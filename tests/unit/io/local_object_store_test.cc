@@ -1,0 +1,204 @@
+#include "io/local/local_object_store.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/object_store.h"
+
+namespace firn::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LocalObjectStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "firn-io-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string Uri(const std::string& rel) const { return "file:" + dir_ + "/" + rel; }
+
+  std::string dir_;
+  LocalObjectStore store_;
+};
+
+TEST_F(LocalObjectStoreTest, LocalPathFromUriAcceptsEveryLocalForm) {
+  EXPECT_EQ(*LocalPathFromUri("file:/a/b.json"), "/a/b.json");
+  EXPECT_EQ(*LocalPathFromUri("file:///a/b.json"), "/a/b.json");
+  EXPECT_EQ(*LocalPathFromUri("file://localhost/a/b.json"), "/a/b.json");
+  EXPECT_EQ(*LocalPathFromUri("/a/b c.json"), "/a/b c.json");
+  EXPECT_EQ(*LocalPathFromUri("file:/a/%20"), "/a/%20");  // byte for byte, like Hadoop
+}
+
+TEST_F(LocalObjectStoreTest, LocalPathFromUriRejectsOtherForms) {
+  for (const char* uri : {"s3://b/k", "file:relative", "relative/x", "file://host/a", "file:", ""}) {
+    auto path = LocalPathFromUri(uri);
+    ASSERT_FALSE(path) << uri;
+    EXPECT_EQ(path.error().kind, ErrorKind::kIllegalArgument) << uri;
+  }
+}
+
+TEST_F(LocalObjectStoreTest, WriteNewThenReadRoundTripsAndCreatesParents) {
+  std::string uri = Uri("ns/tbl/metadata/00000-abc.metadata.json");
+  std::string data(100000, 'x');
+  data += std::string("\0binary\xff", 8);
+  ASSERT_TRUE(store_.WriteNew(uri, data));
+  auto read = store_.Read(uri);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(*read, data);
+  EXPECT_TRUE(fs::is_regular_file(dir_ + "/ns/tbl/metadata/00000-abc.metadata.json"));
+}
+
+TEST_F(LocalObjectStoreTest, EveryUriFormNamesTheSameFile) {
+  ASSERT_TRUE(store_.WriteNew("file://" + dir_ + "/a.json", "one"));
+  EXPECT_EQ(*store_.Read("file:" + dir_ + "/a.json"), "one");
+  EXPECT_EQ(*store_.Read(dir_ + "/a.json"), "one");
+  EXPECT_EQ(*store_.Read("file://localhost" + dir_ + "/a.json"), "one");
+}
+
+TEST_F(LocalObjectStoreTest, WriteNewNeverOverwrites) {
+  std::string uri = Uri("m.json");
+  ASSERT_TRUE(store_.WriteNew(uri, "first"));
+  auto second = store_.WriteNew(uri, "second");
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_EQ(*store_.Read(uri), "first");
+}
+
+TEST_F(LocalObjectStoreTest, ConcurrentWriteNewHasExactlyOneWinner) {
+  std::string uri = Uri("race/m.json");
+  std::atomic<int> wins{0}, exists{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      auto s = store_.WriteNew(uri, "writer " + std::to_string(i));
+      if (s) {
+        wins++;
+      } else if (s.error().kind == ErrorKind::kAlreadyExists) {
+        exists++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wins.load(), 1);
+  EXPECT_EQ(exists.load(), 7);
+}
+
+TEST_F(LocalObjectStoreTest, WriteNewOfEmptyDataCreatesAnEmptyFile) {
+  ASSERT_TRUE(store_.WriteNew(Uri("empty"), ""));
+  EXPECT_EQ(*store_.Read(Uri("empty")), "");
+  EXPECT_TRUE(*store_.Exists(Uri("empty")));
+}
+
+TEST_F(LocalObjectStoreTest, ReadOfMissingFileIsNotFoundWithJavaWording) {
+  std::string uri = Uri("missing/v1.metadata.json");
+  auto read = store_.Read(uri);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(read.error().message, "Failed to open input stream for file: " + uri);
+}
+
+TEST_F(LocalObjectStoreTest, ReadOfADirectoryIsNotFound) {
+  fs::create_directories(dir_ + "/d");
+  auto read = store_.Read(Uri("d"));
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(LocalObjectStoreTest, WriteUnderAFileIsRefused) {
+  ASSERT_TRUE(store_.WriteNew(Uri("plain"), "x"));
+  auto status = store_.WriteNew(Uri("plain/child"), "y");
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().kind, ErrorKind::kIllegalArgument);
+}
+
+TEST_F(LocalObjectStoreTest, DeleteRemovesAndMissingIsNotAnError) {
+  std::string uri = Uri("x.json");
+  ASSERT_TRUE(store_.WriteNew(uri, "x"));
+  EXPECT_TRUE(*store_.Exists(uri));
+  ASSERT_TRUE(store_.Delete(uri));
+  EXPECT_FALSE(*store_.Exists(uri));
+  EXPECT_TRUE(store_.Delete(uri));
+  EXPECT_TRUE(store_.Delete(Uri("no/such/dir/x.json")));
+}
+
+TEST_F(LocalObjectStoreTest, ExistsIsFalseForDirectoriesAndMissingFiles) {
+  fs::create_directories(dir_ + "/d");
+  EXPECT_FALSE(*store_.Exists(Uri("d")));
+  EXPECT_FALSE(*store_.Exists(Uri("nope")));
+}
+
+TEST_F(LocalObjectStoreTest, ListIsRecursiveTextualPrefixAndKeepsUriForm) {
+  ASSERT_TRUE(store_.WriteNew(Uri("t/metadata/v1.json"), "1"));
+  ASSERT_TRUE(store_.WriteNew(Uri("t/metadata/v2.json"), "22"));
+  ASSERT_TRUE(store_.WriteNew(Uri("t/metadata.json"), "333"));
+  ASSERT_TRUE(store_.WriteNew(Uri("t/data/a/b/file.parquet"), "4444"));
+  ASSERT_TRUE(store_.WriteNew(Uri("u/other"), "5"));
+
+  auto all = store_.List(Uri("t/"));
+  ASSERT_TRUE(all);
+  std::vector<std::string> uris;
+  for (const auto& info : *all) uris.push_back(info.uri);
+  EXPECT_EQ(uris, (std::vector<std::string>{Uri("t/data/a/b/file.parquet"), Uri("t/metadata.json"),
+                                            Uri("t/metadata/v1.json"), Uri("t/metadata/v2.json")}));
+  EXPECT_EQ((*all)[0].size, 4);
+
+  auto meta = store_.List(Uri("t/meta"));
+  ASSERT_TRUE(meta);
+  EXPECT_EQ(meta->size(), 3u);
+
+  auto plain = store_.List(dir_ + "/t/metadata/");
+  ASSERT_TRUE(plain);
+  ASSERT_EQ(plain->size(), 2u);
+  EXPECT_EQ((*plain)[0].uri, dir_ + "/t/metadata/v1.json");
+
+  auto triple = store_.List("file://" + dir_ + "/u");
+  ASSERT_TRUE(triple);
+  ASSERT_EQ(triple->size(), 1u);
+  EXPECT_EQ((*triple)[0].uri, "file://" + dir_ + "/u/other");
+}
+
+TEST_F(LocalObjectStoreTest, ListOfMissingPrefixIsEmpty) {
+  auto none = store_.List(Uri("nothing/here/"));
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
+TEST(ObjectStoreTest, DefaultStoreRoutesLocalUrisAndRefusesOtherSchemes) {
+  auto store = MakeDefaultObjectStore();
+  std::string pattern = (fs::temp_directory_path() / "firn-io-XXXXXX").string();
+  ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+  std::string uri = "file:" + pattern + "/a.json";
+  ASSERT_TRUE(store->WriteNew(uri, "hello"));
+  EXPECT_EQ(*store->Read(pattern + "/a.json"), "hello");
+  EXPECT_EQ(store->List("file://" + pattern + "/")->size(), 1u);
+  ASSERT_TRUE(store->Delete("file:///" + pattern.substr(1) + "/a.json"));
+  EXPECT_FALSE(*store->Exists(uri));
+  fs::remove_all(pattern);
+
+  auto s3 = store->Read("s3://bucket/key");
+  ASSERT_FALSE(s3);
+  EXPECT_EQ(s3.error().kind, ErrorKind::kIllegalArgument);
+  EXPECT_EQ(s3.error().message, "Unsupported storage scheme: s3");
+  auto gs = store->WriteNew("gs://bucket/key", "x");
+  ASSERT_FALSE(gs);
+  EXPECT_EQ(gs.error().message, "Unsupported storage scheme: gs");
+  auto relative = store->Exists("relative/path");
+  ASSERT_FALSE(relative);
+  EXPECT_EQ(relative.error().kind, ErrorKind::kIllegalArgument);
+}
+
+}  // namespace
+}  // namespace firn::io
