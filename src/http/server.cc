@@ -148,12 +148,14 @@ void Server::Run() {
   im.ioc.run();
   for (std::thread& t : threads) t.join();
 
-  // No I/O thread runs now. Waits for handlers still running; drops requests never started.
-  im.state.pool->Shutdown();
+  // No I/O thread runs now. Anything left outlived the drain timeout: close its socket (a
+  // handler still running on a worker never touches the socket), then wait for running
+  // handlers and drop requests never started.
   im.state.io_finished.store(true);
-  // Anything left outlived the drain timeout: close it and let the aborted operations finish
-  // so the sessions are released now rather than when the Server is destroyed.
   ForceCloseSessions(im.state);
+  im.state.pool->Shutdown();
+  // Let the aborted operations finish so the sessions are released now rather than when the
+  // Server is destroyed.
   guard.reset();
   im.ioc.restart();
   im.ioc.poll();
