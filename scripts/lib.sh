@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/*.sh. Source it; do not run it.
+# Contract: sets FIRN_ROOT, FIRN_CACHE, FIRN_VENV, CCACHE_DIR; defines stage timing and
+# quiet-run helpers. Every function returns the wrapped command's exit status.
+
+FIRN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+FIRN_CACHE="${FIRN_CACHE:-$HOME/.cache/firn}"
+FIRN_VENV="${FIRN_VENV:-$FIRN_CACHE/venv}"
+FIRN_BUILD_DIR="$FIRN_ROOT/build/release"   # the `release` preset's binaryDir
+export FIRN_ROOT FIRN_CACHE FIRN_VENV FIRN_BUILD_DIR
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+mkdir -p "$FIRN_CACHE" "$CCACHE_DIR"
+
+log() { printf '[firn] %s\n' "$*" >&2; }
+die() { printf '[firn] ERROR: %s\n' "$*" >&2; exit 1; }
+
+now_s() { date +%s.%N; }
+# elapsed START -> "12.3s"
+elapsed() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+# run_quiet LABEL CMD... : runs CMD with output captured; prints it only when CMD fails.
+run_quiet() {
+  local label="$1"; shift
+  local out; out="$(mktemp "${TMPDIR:-/tmp}/firn-${label// /_}.XXXXXX")"
+  local rc=0
+  "$@" >"$out" 2>&1 || rc=$?
+  if [[ $rc -eq 0 ]]; then
+    rm -f "$out"
+    return 0
+  fi
+  log "$label failed (exit $rc); output follows:"
+  cat "$out" >&2
+  rm -f "$out"
+  return "$rc"
+}
+
+# timed LABEL CMD... : runs CMD and prints how long it took.
+timed() {
+  local label="$1"; shift
+  local t0; t0="$(now_s)"
+  local rc=0
+  "$@" || rc=$?
+  if [[ $rc -eq 0 ]]; then
+    log "$label: ok ($(elapsed "$t0"))"
+  else
+    log "$label: FAILED with exit $rc ($(elapsed "$t0"))"
+  fi
+  return "$rc"
+}

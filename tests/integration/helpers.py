@@ -1,0 +1,42 @@
+"""Small shared helpers for the integration tests (data builders, file checks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pyarrow as pa
+
+SCHEMA = pa.schema([pa.field("id", pa.int64()), pa.field("name", pa.string())])
+
+
+def rows(ids, schema: pa.Schema = SCHEMA) -> pa.Table:
+    ids = list(ids)
+    return pa.Table.from_pydict({"id": ids, "name": [f"n{i}" for i in ids]}, schema=schema)
+
+
+def ids_of(tbl_or_scan) -> list[int]:
+    """Sorted ids from a Table (current snapshot) or a DataScan."""
+    scan = tbl_or_scan.scan() if hasattr(tbl_or_scan, "scan") else tbl_or_scan
+    return sorted(scan.to_arrow()["id"].to_pylist())
+
+
+def local_path(uri: str) -> Path:
+    """file:///x/y -> Path('/x/y'); a bare absolute path is returned as is."""
+    parsed = urlparse(uri)
+    if parsed.scheme in ("", "file"):
+        return Path(unquote(parsed.path))
+    raise AssertionError(f"test expects a local warehouse, got {uri}")
+
+
+def referenced_files(tbl) -> set[Path]:
+    """Every file the table's metadata references: metadata file, manifest lists, manifests,
+    data files, across all snapshots."""
+    files = {local_path(tbl.metadata_location)}
+    for snap in tbl.metadata.snapshots:
+        files.add(local_path(snap.manifest_list))
+        for manifest in snap.manifests(tbl.io):
+            files.add(local_path(manifest.manifest_path))
+            for entry in manifest.fetch_manifest_entry(tbl.io, discard_deleted=False):
+                files.add(local_path(entry.data_file.file_path))
+    return files
