@@ -1,6 +1,6 @@
 #include "store/sqlite/sqlite_catalog_store.h"
 
-#include <mutex>
+#include <optional>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -8,6 +8,7 @@
 #include "common/clock.h"
 #include "common/macros.h"
 #include "store/sqlite/sqlite_connection_pool.h"
+#include "store/sqlite/sqlite_group_writer.h"
 #include "store/sqlite/sqlite_migrations.h"
 #include "store/store_errors.h"
 #include "store/store_keys.h"
@@ -17,13 +18,13 @@ namespace {
 
 using sqlite::SqliteConnection;
 using sqlite::SqliteOptions;
+using sqlite::SqliteGroupWriter;
 using sqlite::SqliteReaderPool;
 using sqlite::Statement;
 
 // Every statement binds ?1 = realm and ?2 = catalog first.
 namespace sql {
 
-constexpr std::string_view kBegin = "BEGIN IMMEDIATE";
 constexpr std::string_view kBeginRead = "BEGIN";
 constexpr std::string_view kCommit = "COMMIT";
 constexpr std::string_view kRollback = "ROLLBACK";
@@ -425,19 +426,19 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
  private:
-  // Runs `body` inside BEGIN IMMEDIATE on the writer; commits on success, rolls back on error.
+  // Runs `body` in a write transaction (group-committed with concurrent writers); the result
+  // is returned only once the transaction holding it has committed.
   template <typename F>
   auto Write(F&& body) -> std::invoke_result_t<F, SqliteConnection&> {
-    std::lock_guard lock(write_mu_);
-    SqliteConnection& conn = *writer_;
-    FIRN_RETURN_IF_ERROR(RunCached(conn, sql::kBegin));
-    auto result = body(conn);
-    if (!result) {
-      Rollback(conn);
-      return result;
-    }
-    FIRN_RETURN_IF_ERROR(CommitWrite(conn));
-    return result;
+    using R = std::invoke_result_t<F, SqliteConnection&>;
+    std::optional<R> result;
+    Status status = writer_.Run([&](SqliteConnection& conn) -> Status {
+      result.emplace(body(conn));
+      if (!*result) return Fail(result->error());
+      return Ok();
+    });
+    if (!status) return Fail(std::move(status).error());
+    return std::move(*result);
   }
 
   // Runs `body` on a pooled reader (a single statement needs no transaction).
@@ -467,23 +468,7 @@ class SqliteCatalogStore final : public CatalogStore {
     if (sqlite3_get_autocommit(conn.handle()) == 0) (void)RunCached(conn, sql::kRollback);
   }
 
-  // COMMIT, with the outcome classified: busy means nothing was written (rolled back, retry);
-  // any other failure may have reached the WAL, so the outcome is unknown.
-  static Status CommitWrite(SqliteConnection& conn) {
-    Status status = RunCached(conn, sql::kCommit);
-    if (status) return status;
-    Error error = std::move(status).error();
-    Rollback(conn);
-    if (error.message == sqlite::kBusyMessage) {
-      return Fail(std::move(error));
-    }
-    return Fail(ErrorKind::kCommitStateUnknown,
-                "The catalog database failed while committing; the outcome is unknown",
-                error.detail);
-  }
-
-  std::mutex write_mu_;
-  std::unique_ptr<SqliteConnection> writer_;  // guarded by write_mu_
+  sqlite::SqliteGroupWriter writer_;
   SqliteReaderPool readers_;
 };
 
