@@ -11,6 +11,10 @@
 //   unsupported codec) -> kBadRequest with message "Cannot read manifest list: <reason>" or
 //   "Cannot read manifest: <reason>"; failures of our own (zlib) -> kInternal. Corrupt input never
 //   crashes, never reads out of bounds and never allocates more than kMaxDecodedBytes.
+// - Truncation: an Avro container has no footer, so bytes cut exactly after a block's sync
+//   marker are a valid file with fewer records. Any other cut fails. Callers that must be sure
+//   they read everything compare the byte count with ManifestListEntry::manifest_length (for
+//   manifests) or the object's size in the store.
 // - Thread-safety: safe to call concurrently from any number of threads. Avro C keeps its error
 //   text in unsynchronised process-wide buffers, so the one Avro C call made here (writer-schema
 //   JSON parsing) runs under an internal mutex; container framing, decompression and binary
