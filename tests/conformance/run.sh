@@ -5,8 +5,9 @@
 #                                 [--select CLASS_OR_METHOD]...
 #   (default)    start Firn ($FIRN_BIN, default build/release/src/cli/firn) on a fresh data dir
 #                and a free loopback port, and test it.
-#   --reference  start the upstream Java REST fixture (iceberg-open-api fat jar) instead; used
-#                to validate this runner (baseline in docs/conformance.md).
+#   --reference  start the upstream Java REST fixture (RESTCatalogServer of the same Iceberg
+#                release, in-memory SQLite backend) instead; validates this runner (baseline in
+#                docs/conformance.md).
 #   --uri URL    test an already running server; nothing is started or stopped.
 #   --select X   run only class X or method X#name (JUnit selectors: --select-class/-method);
 #                default: both RESTCompatibilityKit{Catalog,ViewCatalog}Tests classes.
@@ -20,7 +21,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-RCK_VERSION="${RCK_VERSION:-1.10.1}"
+RCK_VERSION="${RCK_VERSION:-1.11.0}"
 export RCK_VERSION
 
 mode=firn
@@ -36,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     --reports-dir=*) reports_dir="${1#*=}"; shift ;;
     --select) selects+=("$2"); shift 2 ;;
     --select=*) selects+=("${1#*=}"); shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -e/{/^set -e/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "rck: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -95,9 +96,10 @@ case "$mode" in
     port="$(free_port)"
     uri="http://127.0.0.1:$port/"
     # The fixture binds all interfaces on rest.port; keep the run short. Its backend is an
-    # in-memory SQLite JDBC catalog, so every run starts empty.
+    # in-memory SQLite JDBC catalog, so every run starts empty. Same classpath as the kit
+    # (the fat jar for <=1.10.1, Jetty 12 + SQLite from pom.xml for 1.11.0).
     env CATALOG_REST_PORT="$port" CATALOG_WAREHOUSE="$warehouse" \
-      java -jar "$JARS/iceberg-open-api-$RCK_VERSION.jar" >"$RUN/server.log" 2>&1 &
+      java -cp "$JARS/*" org.apache.iceberg.rest.RESTCatalogServer >"$RUN/server.log" 2>&1 &
     server_pid=$!
     echo "rck: started reference fixture pid $server_pid on $uri" >&2
     wait_ready "$uri" "$RUN/server.log"
