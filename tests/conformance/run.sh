@@ -9,6 +9,9 @@
 #                release, in-memory SQLite backend) instead; validates this runner (baseline in
 #                docs/conformance.md).
 #   --uri URL    test an already running server; nothing is started or stopped.
+#   --trace      log every HTTP request/response header line of the kit's client into the JUnit
+#                XML (per test, <system-err>); failures.txt then shows each failing test's
+#                exchange. Slower and large; use with --select.
 #   --select X   run only class X or method X#name (JUnit selectors: --select-class/-method);
 #                default: both RESTCompatibilityKit{Catalog,ViewCatalog}Tests classes.
 #
@@ -28,11 +31,13 @@ mode=firn
 uri=""
 reports_dir="$REPO/build/rck/reports"
 selects=()
+trace=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --uri) mode=external; uri="$2"; shift 2 ;;
     --uri=*) mode=external; uri="${1#*=}"; shift ;;
     --reference) mode=reference; shift ;;
+    --trace) trace=1; shift ;;
     --reports-dir) reports_dir="$2"; shift 2 ;;
     --reports-dir=*) reports_dir="${1#*=}"; shift ;;
     --select) selects+=("$2"); shift 2 ;;
@@ -120,6 +125,14 @@ for s in "${selects[@]}"; do
   if [[ "$s" == *"#"* ]]; then selectors+=("--select-method=$s"); else selectors+=("--select-class=$s"); fi
 done
 
+trace_opts=()
+if [[ -n "$trace" ]]; then
+  trace_opts=(-Dorg.slf4j.simpleLogger.log.org.apache.hc.client5.http.headers=debug
+              -Dorg.slf4j.simpleLogger.showDateTime=false -Dorg.slf4j.simpleLogger.showThreadName=false)
+  selectors+=(--config=junit.platform.output.capture.stdout=true
+              --config=junit.platform.output.capture.stderr=true)
+fi
+
 rm -rf "$reports_dir"
 mkdir -p "$reports_dir"
 t_kit=$SECONDS
@@ -132,7 +145,7 @@ timeout "${RCK_TIMEOUT:-1200}" java \
   -Duri="$uri" \
   -Dwarehouse="$warehouse" \
   -Drck.requires-namespace-create=true \
-  ${RCK_JAVA_OPTS:-} \
+  ${RCK_JAVA_OPTS:-} "${trace_opts[@]}" \
   -cp "$JARS/*" org.junit.platform.console.ConsoleLauncher execute \
   --config=rck.local=false \
   --disable-banner --details=none --fail-if-no-tests \

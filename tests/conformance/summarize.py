@@ -10,6 +10,7 @@ failed or errored or if no test ran, else 0.
 """
 import glob
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
@@ -20,6 +21,21 @@ def first_line(text):
         if line.strip():
             return line.strip()
     return ""
+
+
+HTTP_LINE = re.compile(r"(>> (GET|POST|PUT|HEAD|DELETE) \S+|<< HTTP/\S+ \d+.*)")
+
+
+def http_exchange(case, limit=40):
+    """Request/status lines logged by run.sh --trace (httpclient5 header log), last `limit`."""
+    lines = []
+    for tag in ("system-out", "system-err"):
+        for node in case.iter(tag):
+            for line in (node.text or "").splitlines():
+                m = HTTP_LINE.search(line)
+                if m:
+                    lines.append("    " + m.group(1))
+    return lines[-limit:]
 
 
 def main(reports_dir):
@@ -45,6 +61,10 @@ def main(reports_dir):
                 text = bad.text or ""
                 line = first_line(msg) or first_line(text)
                 detail = "\n".join((msg + "\n" + text).strip().splitlines()[:25])
+                exchange = http_exchange(case)
+                if exchange:
+                    detail += "\n  HTTP exchange (last %d lines):\n" % len(exchange)
+                    detail += "\n".join(exchange)
                 failures.append((cls, name, line, detail))
             elif case.find("skipped") is not None:
                 c["skip"] += 1
