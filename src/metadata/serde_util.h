@@ -25,6 +25,11 @@ class JsonReader {
  public:
   // Fails unless `json` is an object: "Cannot parse <context>: not a JSON object".
   static Result<JsonReader> Of(const boost::json::value& json, std::string_view context);
+  static JsonReader Of(const boost::json::object& json, std::string_view context) {
+    return JsonReader(json, context);
+  }
+  // A temporary would dangle: the reader borrows.
+  static Result<JsonReader> Of(boost::json::value&&, std::string_view) = delete;
 
   const boost::json::object& object() const { return *object_; }
   // Present and not null.

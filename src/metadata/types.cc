@@ -83,7 +83,7 @@ std::unexpected<Error> BadType(std::string_view why) {
 Result<json::object> NormalizeField(const json::value& value);
 
 Result<json::value> NormalizeNested(const json::object& object) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(object, "type"));
+  JsonReader r = JsonReader::Of(object, "type");
   FIRN_ASSIGN_OR_RETURN(std::string type, r.String(kType));
   json::object out;
   if (type == "struct") {

@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "metadata/gzip.h"
+
+namespace firn::metadata {
+namespace {
+
+TEST(GzipTest, RoundTripsLargeInput) {
+  std::string data;
+  for (int i = 0; i < 200000; ++i) data += std::to_string(i) + ",";
+  std::string zipped = Gzip(data);
+  EXPECT_LT(zipped.size(), data.size());
+  Result<std::string> back = Gunzip(zipped);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, data);
+}
+
+TEST(GzipTest, RoundTripsEmptyInput) {
+  Result<std::string> back = Gunzip(Gzip(""));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, "");
+}
+
+TEST(GzipTest, RecognisesBothSuffixes) {
+  EXPECT_TRUE(IsGzipMetadataLocation("s3://b/t/metadata/00001-u.gz.metadata.json"));
+  EXPECT_TRUE(IsGzipMetadataLocation("s3://b/t/metadata/00001-u.metadata.json.gz"));
+  EXPECT_FALSE(IsGzipMetadataLocation("s3://b/t/metadata/00001-u.metadata.json"));
+}
+
+TEST(GzipTest, GunzipIfNeededSniffsTheMagic) {
+  std::string json = R"({"a":1})";
+  // Plain bytes pass through, whatever the name says.
+  EXPECT_EQ(*GunzipIfNeeded("x.metadata.json", json), json);
+  EXPECT_EQ(*GunzipIfNeeded("x.gz.metadata.json", json), json);
+  // Gzip bytes are inflated, whatever the name says.
+  EXPECT_EQ(*GunzipIfNeeded("x.metadata.json", Gzip(json)), json);
+  EXPECT_EQ(*GunzipIfNeeded("x.metadata.json.gz", Gzip(json)), json);
+}
+
+TEST(GzipTest, CorruptOrTruncatedDataFails) {
+  std::string zipped = Gzip(std::string(10000, 'a'));
+  Result<std::string> truncated = GunzipIfNeeded("x.gz.metadata.json", zipped.substr(0, 12));
+  ASSERT_FALSE(truncated);
+  EXPECT_EQ(truncated.error().kind, ErrorKind::kInternal);
+  std::string corrupt = zipped;
+  corrupt[12] ^= 0x55;
+  corrupt[13] ^= 0x55;
+  EXPECT_FALSE(Gunzip(corrupt));
+}
+
+}  // namespace
+}  // namespace firn::metadata
