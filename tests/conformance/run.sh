@@ -12,6 +12,8 @@
 #   --trace      log every HTTP request/response header line of the kit's client into the JUnit
 #                XML (per test, <system-err>); failures.txt then shows each failing test's
 #                exchange. Slower and large; use with --select.
+#   --expected DIR  reports dir of a `--reference --trace` run: failures.txt then also shows,
+#                for each failing test, the reference server's exchange (what the kit expected).
 #   --select X   run only class X or method X#name (JUnit selectors: --select-class/-method);
 #                default: both RESTCompatibilityKit{Catalog,ViewCatalog}Tests classes.
 #
@@ -32,12 +34,15 @@ uri=""
 reports_dir="$REPO/build/rck/reports"
 selects=()
 trace=""
+expected_dir=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --uri) mode=external; uri="$2"; shift 2 ;;
     --uri=*) mode=external; uri="${1#*=}"; shift ;;
     --reference) mode=reference; shift ;;
     --trace) trace=1; shift ;;
+    --expected) expected_dir="$2"; shift 2 ;;
+    --expected=*) expected_dir="${1#*=}"; shift ;;
     --reports-dir) reports_dir="$2"; shift 2 ;;
     --reports-dir=*) reports_dir="${1#*=}"; shift ;;
     --select) selects+=("$2"); shift 2 ;;
@@ -157,7 +162,7 @@ kit_secs=$((SECONDS - t_kit))
 if [[ -n "$server_pid" ]]; then cp "$RUN/server.log" "$reports_dir/server.log" 2>/dev/null || true; fi
 
 set +e
-python3 "$HERE/summarize.py" "$reports_dir"
+python3 "$HERE/summarize.py" "$reports_dir" ${expected_dir:+"$expected_dir"}
 sum_rc=$?
 set -e
 echo "rck: kit ${kit_secs}s, total $((SECONDS - t_total))s (RCK $RCK_VERSION, $mode, $uri); reports in $reports_dir" >&2

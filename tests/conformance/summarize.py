@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Summarises the JUnit XML reports of an RCK run.
 
-Usage: summarize.py REPORTS_DIR
+Usage: summarize.py REPORTS_DIR [EXPECTED_REPORTS_DIR]
 
 Prints one pass/fail/skip line per test class, then each failing test with the first line of
 its failure, then a closing line "rck: N passed, N failed, N skipped". Writes the first lines of
 every failure's message and stack to REPORTS_DIR/failures.txt. Exit status: 1 if any test
-failed or errored or if no test ran, else 0.
+failed or errored or if no test ran, else 0. With EXPECTED_REPORTS_DIR (a --trace run against
+the reference fixture), failures.txt also shows the reference server's exchange for each
+failing test: the requests and statuses the kit expected.
 """
 import glob
 import os
@@ -38,7 +40,18 @@ def http_exchange(case, limit=40):
     return lines[-limit:]
 
 
-def main(reports_dir):
+def traced_cases(reports_dir):
+    """(class, test) -> exchange lines, for every test case in a --trace run."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(reports_dir, "TEST-*.xml"))):
+        for case in ET.parse(path).getroot().iter("testcase"):
+            cls = case.get("classname", "?").rsplit(".", 1)[-1]
+            out[(cls, case.get("name", "?"))] = http_exchange(case, limit=60)
+    return out
+
+
+def main(reports_dir, expected_dir=None):
+    expected = traced_cases(expected_dir) if expected_dir else {}
     files = sorted(glob.glob(os.path.join(reports_dir, "TEST-*.xml")))
     if not files:
         print(f"rck: no JUnit XML reports in {reports_dir}")
@@ -65,6 +78,10 @@ def main(reports_dir):
                 if exchange:
                     detail += "\n  HTTP exchange (last %d lines):\n" % len(exchange)
                     detail += "\n".join(exchange)
+                ref = expected.get((cls, name))
+                if ref:
+                    detail += "\n  Reference server's exchange (what the kit expected):\n"
+                    detail += "\n".join(ref)
                 failures.append((cls, name, line, detail))
             elif case.find("skipped") is not None:
                 c["skip"] += 1
@@ -89,7 +106,7 @@ def main(reports_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:]))
