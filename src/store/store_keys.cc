@@ -59,7 +59,9 @@ std::string IdentifierDisplay(const Identifier& id) {
 }
 
 Status ValidateNamespaceForCreate(const Namespace& ns) {
-  if (ns.empty()) return Fail(ErrorKind::kIllegalArgument, "Namespace must have at least one level");
+  if (ns.empty()) {
+    return Fail(ErrorKind::kIllegalArgument, "Namespace must have at least one level");
+  }
   for (const auto& level : ns) {
     if (level.empty()) {
       return Fail(ErrorKind::kIllegalArgument, "Namespace levels must not be empty");

@@ -43,7 +43,8 @@ TEST_F(LocalObjectStoreTest, LocalPathFromUriAcceptsEveryLocalForm) {
 }
 
 TEST_F(LocalObjectStoreTest, LocalPathFromUriRejectsOtherForms) {
-  for (const char* uri : {"s3://b/k", "file:relative", "relative/x", "file://host/a", "file:", ""}) {
+  for (const char* uri :
+       {"s3://b/k", "file:relative", "relative/x", "file://host/a", "file:", ""}) {
     auto path = LocalPathFromUri(uri);
     ASSERT_FALSE(path) << uri;
     EXPECT_EQ(path.error().kind, ErrorKind::kIllegalArgument) << uri;

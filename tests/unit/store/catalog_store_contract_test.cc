@@ -12,10 +12,11 @@
 namespace firn::store::testing {
 namespace {
 
-#define ASSERT_OK(expr)                                                               \
-  do {                                                                                \
-    auto&& ok_result_ = (expr);                                                       \
-    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / " << ok_result_.error().detail; \
+#define ASSERT_OK(expr)                                                         \
+  do {                                                                          \
+    auto&& ok_result_ = (expr);                                                 \
+    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / "              \
+                            << ok_result_.error().detail;                       \
   } while (0)
 
 template <typename R>
@@ -141,7 +142,9 @@ TEST_P(CatalogStoreContractTest, ListNamespacesPaginatesWithOpaqueTokens) {
 }
 
 TEST_P(CatalogStoreContractTest, ListWithoutTokenOrSizeReturnsEverything) {
-  for (int i = 0; i < 5; ++i) ASSERT_OK(store_->CreateNamespace(scope_, {"n" + std::to_string(i)}, {}));
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_OK(store_->CreateNamespace(scope_, {"n" + std::to_string(i)}, {}));
+  }
   auto page = store_->ListNamespaces(scope_, {}, PageRequest{});
   ASSERT_OK(page);
   EXPECT_EQ(page->items.size(), 5u);

@@ -145,7 +145,8 @@ TEST(SqliteCatalogStoreTest, LockedDatabaseIsServiceUnavailableAndReadsStillWork
   ASSERT_TRUE(pointer);
   EXPECT_EQ(pointer->metadata_location, "file:/m1");
   RawQuery(other.db, "ROLLBACK");
-  EXPECT_TRUE(s.SwapPointer({}, Identifier{{"a"}, "t"}, ObjectKind::kTable, "file:/m1", "file:/m2"));
+  EXPECT_TRUE(
+      s.SwapPointer({}, Identifier{{"a"}, "t"}, ObjectKind::kTable, "file:/m1", "file:/m2"));
 }
 
 TEST(SqliteCatalogStoreTest, MetricsReportIsStoredAsReceived) {
