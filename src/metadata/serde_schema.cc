@@ -50,6 +50,9 @@ Result<Schema> SchemaFromJson(const json::value& value) {
   });
   if (duplicate_id) return r.Invalid(kFields, "contain a duplicate field id");
   if (duplicate_name) return r.Invalid(kFields, "contain a duplicate field name");
+  for (int id : schema.identifier_field_ids) {
+    if (!ids.contains(id)) return r.Invalid(kIdentifierFieldIds, "references a missing field");
+  }
   return schema;
 }
 

@@ -47,6 +47,8 @@ constexpr std::string_view kSnapshotId = "snapshot-id";
 constexpr std::string_view kMetadataFile = "metadata-file";
 constexpr std::string_view kMainBranch = "main";
 constexpr int kRowLineageMinFormatVersion = 3;
+// Boost's default (32) is too shallow for deeply nested schemas.
+constexpr size_t kMaxJsonDepth = 512;
 
 // Parses every element of an optional list with `parse`.
 template <typename T, typename Parse>
@@ -240,7 +242,9 @@ Result<TableMetadata> TableMetadataFromJson(const json::value& value) {
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {
   boost::system::error_code ec;
-  json::value value = json::parse(json_text, ec);
+  json::parse_options options;
+  options.max_depth = kMaxJsonDepth;
+  json::value value = json::parse(json_text, ec, {}, options);
   if (ec) return Invalid("invalid JSON");
   return TableMetadataFromJson(value);
 }

@@ -77,6 +77,8 @@ TEST(SchemaSerdeTest, RejectsMissingAndMistypedFields) {
            Case{R"({"type":"struct","fields":[{"id":1,"name":"a","required":"yes","type":"int"}]})",
                 "'required'"},
            Case{R"({"type":"struct","schema-id":1.5,"fields":[]})", "'schema-id'"},
+           Case{R"({"type":"struct","identifier-field-ids":[2],"fields":[
+                   {"id":1,"name":"a","required":true,"type":"int"}]})", "'identifier-field-ids'"},
            Case{R"({"type":"struct","fields":[{"id":1,"name":"a","required":true,"type":"int"},
                    {"id":1,"name":"b","required":true,"type":"int"}]})", "duplicate field id"},
            Case{R"({"type":"struct","fields":[{"id":1,"name":"a","required":true,"type":"int"},

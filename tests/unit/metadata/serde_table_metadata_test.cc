@@ -232,6 +232,22 @@ TEST(TableMetadataSerdeTest, RejectsUnsupportedVersionAndBadJson) {
   EXPECT_EQ(ParseTableMetadata("[]").error().kind, ErrorKind::kBadRequest);
 }
 
+TEST(TableMetadataSerdeTest, ParsesDeeplyNestedSchemas) {
+  // 100 nested structs: deeper than Boost.JSON's default depth limit of 32.
+  json::value type = "int";
+  for (int i = 100; i >= 1; --i) {
+    json::object field{{"id", i + 1}, {"name", "f"}, {"required", false}, {"type", type}};
+    type = json::object{{"type", "struct"}, {"fields", json::array{field}}};
+  }
+  json::value doc = json::parse(Fixture("v2_no_refs.metadata.json"));
+  json::object& schema = doc.as_object()["schemas"].as_array()[0].as_object();
+  schema["fields"].as_array().push_back(
+      json::object{{"id", 1000}, {"name", "deep"}, {"required", false}, {"type", type}});
+  Result<TableMetadata> m = ParseTableMetadata(json::serialize(doc));
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_EQ(MaxFieldId(m->schemas[0]), 1000);
+}
+
 TEST(TableMetadataSerdeTest, RejectsBadNestedParts) {
   json::value doc = json::parse(Fixture("v2_full.metadata.json"));
   doc.as_object()["snapshots"].as_array()[0].as_object().erase("timestamp-ms");
