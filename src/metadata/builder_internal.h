@@ -1,8 +1,10 @@
 // Helpers shared by builder.cc and builder_validate.cc. Internal to metadata/.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "metadata/table_metadata.h"
 

@@ -9,7 +9,11 @@
 namespace firn::metadata::json_read {
 
 std::string Truncate(std::string_view text, size_t max_chars) {
-  return std::string(text.substr(0, max_chars));
+  if (text.size() <= max_chars) return std::string(text);
+  size_t end = max_chars;
+  // Never cut a UTF-8 sequence in half: back up over continuation bytes (10xxxxxx).
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
 }
 
 std::optional<int64_t> AsInt64(const boost::json::value& value) {

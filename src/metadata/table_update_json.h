@@ -20,7 +20,7 @@
 
 namespace firn::metadata::json_read {
 
-// `text` cut to at most `max_chars` characters (for echoing a type name in an error).
+// `text` cut to at most `max_chars` bytes on a UTF-8 boundary (for echoing a name in an error).
 std::string Truncate(std::string_view text, size_t max_chars = 64);
 
 // Reads fields of one JSON object; `what` names the object in error messages.

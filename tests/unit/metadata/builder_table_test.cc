@@ -188,6 +188,27 @@ TEST(BuilderTableTest, ImplicitMainFromOldWritersIsNotAChange) {
   EXPECT_EQ(changed.metadata.refs.at("main").snapshot_id, 3);
 }
 
+TEST(BuilderTableTest, ReplaceTransactionKeepsUuidAndHistory) {
+  TableMetadata base = MakeTableWithHistory();
+  Schema replacement = MakeSchema(0, {Column(1, "id"), Column(3, "name", "string")});
+  PartitionSpec spec{0, {PartitionField{1, {}, std::nullopt, "id_bucket", "bucket[8]"}}};
+  ASSERT_OK_AND_ASSIGN(
+      ApplyResult r,
+      Apply(base, {RemoveSnapshotRef{"main"}, AddSchema{replacement, 3}, SetCurrentSchema{-1},
+                   AddPartitionSpec{spec}, SetDefaultSpec{-1}, AddSortOrder{SortOrder{0, {}}},
+                   SetDefaultSortOrder{-1}, SetLocation{kLocation}, SetProperties{}},
+            "m3"));
+  const TableMetadata& m = r.metadata;
+  EXPECT_EQ(m.table_uuid, kUuid);
+  EXPECT_EQ(m.snapshots.size(), 3u);
+  EXPECT_FALSE(m.current_snapshot_id.has_value());
+  EXPECT_EQ(m.current_schema_id, 1);
+  EXPECT_EQ(m.last_column_id, 3);
+  EXPECT_EQ(m.default_spec_id, 1);
+  EXPECT_EQ(m.partition_specs[1].fields[0].field_id, 1000);
+  EXPECT_EQ(m.last_partition_id, 1000);
+}
+
 TEST(BuilderTableTest, ValidateTableMetadataCatchesBrokenInvariants) {
   TableMetadata m = MakeTableWithHistory();
   EXPECT_TRUE(ValidateTableMetadata(m).has_value());

@@ -121,6 +121,9 @@ TEST(TableUpdateTest, UnknownActionIsBadRequest) {
   error = ParseError(R"({"action":")" + std::string(100, 'y') + R"("})");
   EXPECT_EQ(error.message, "Cannot parse update: unknown action '" + std::string(64, 'y') + "'");
   EXPECT_EQ(ParseError(R"({"uuid":"x"})").message, "Cannot parse update: missing field 'action'");
+  // 63 ASCII bytes then a 2-byte character: cutting at 64 would split it, so it is dropped.
+  error = ParseError(R"({"action":")" + std::string(63, 'z') + "\u00e9" + R"("})");
+  EXPECT_EQ(error.message, "Cannot parse update: unknown action '" + std::string(63, 'z') + "'");
   EXPECT_EQ(ParseError(R"("add-schema")").kind, ErrorKind::kBadRequest);
 }
 
