@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -218,17 +219,24 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   for (const auto& requirement : change.requirements) {
     FIRN_RETURN_IF_ERROR(metadata::CheckRequirement(requirement, base_meta));
   }
+  // A create that names no location gets the default one, as createTable would give it.
+  const std::vector<metadata::TableUpdate>* updates = &change.updates;
+  std::vector<metadata::TableUpdate> with_location;
+  if (!p.base && std::ranges::none_of(change.updates, [](const metadata::TableUpdate& u) {
+        return std::holds_alternative<metadata::SetLocation>(u);
+      })) {
+    with_location.push_back(metadata::SetLocation{DefaultTableLocation(ctx, change.id, ns_props)});
+    with_location.insert(with_location.end(), change.updates.begin(), change.updates.end());
+    updates = &with_location;
+  }
   FIRN_ASSIGN_OR_RETURN(metadata::ApplyResult applied,
-                        metadata::ApplyUpdates(base_meta, change.updates,
+                        metadata::ApplyUpdates(base_meta, *updates,
                                                metadata::CommitContext{NowMillis(), p.base_location}));
   if (!applied.changed && p.base) {
     p.result = p.base;
     return p;
   }
   p.changed = true;
-  if (applied.metadata.location.empty()) {
-    applied.metadata.location = DefaultTableLocation(ctx, change.id, ns_props);
-  }
   p.new_location = metadata::NewMetadataLocation(
       applied.metadata, p.base_location ? std::optional<std::string_view>(*p.base_location)
                                         : std::nullopt);

@@ -77,7 +77,8 @@ void MetadataCache::Put(std::shared_ptr<const CachedTable> entry) {
   if (slots_.contains(entry->location)) return;
   lru_.push_front(entry->location);
   bytes_ += cost;
-  slots_.emplace(entry->location, Slot{std::move(entry), lru_.begin()});
+  std::string key = entry->location;  // read before `entry` is moved from
+  slots_.emplace(std::move(key), Slot{std::move(entry), lru_.begin()});
   while (bytes_ > max_bytes_ && !lru_.empty()) {
     auto victim = slots_.find(lru_.back());
     bytes_ -= Cost(*victim->second.entry);
