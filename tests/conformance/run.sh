@@ -21,6 +21,7 @@
 # kit writes manifests itself and uses file:/tmp/<ns>/<tbl> locations). Only the server process
 # this script started is stopped. Exit status: 0 iff tests ran and none failed or errored.
 # Env: RCK_VERSION, FIRN_RCK_CACHE (see install.sh), FIRN_BIN, FIRN_ARGS (extra serve flags),
+#      RCK_WAREHOUSE (the kit's `warehouse` = Firn catalog name, default rck_warehouse),
 #      RCK_JAVA_OPTS (extra -D flags for the kit JVM), RCK_TIMEOUT (seconds, default 1200).
 set -euo pipefail
 
@@ -57,8 +58,18 @@ JARS="$("$HERE/install.sh" | tail -n1)"
 
 RUN="$(mktemp -d "${TMPDIR:-/tmp}/firn-rck.XXXXXX")"
 server_pid=""
+stop_pid() {  # stop_pid PID: TERM, up to 5 s grace, then KILL; only ever our own children
+  local pid="$1"
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
 cleanup() {
-  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+  if [[ -n "$server_pid" && -f "$RUN/firn.pid" ]]; then  # supervised Firn (see supervise)
+    touch "$RUN/stop"
+    stop_pid "$(cat "$RUN/firn.pid")"
+    wait "$server_pid" 2>/dev/null || true
+  elif [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
     kill "$server_pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$server_pid" 2>/dev/null || true
@@ -86,7 +97,10 @@ wait_ready() {  # wait_ready URL LOG: poll GET /v1/config until 200 or the serve
   return 1
 }
 
-warehouse="file:$RUN/warehouse"
+# The kit's `warehouse` property is sent as GET /v1/config?warehouse=<name>. Firn (like Polaris)
+# reads it as a catalog name and answers 404 for an unknown one, so Firn is started with that
+# catalog name and a file: warehouse in the temp dir. The Java fixture ignores the parameter.
+warehouse="${RCK_WAREHOUSE:-rck_warehouse}"
 mkdir -p "$RUN/warehouse"
 t_start=$SECONDS
 case "$mode" in
@@ -95,11 +109,28 @@ case "$mode" in
     [[ -x "$bin" ]] || { echo "rck: Firn binary not found: $bin (set FIRN_BIN)" >&2; exit 2; }
     port="$(free_port)"
     uri="http://127.0.0.1:$port/"
-    # shellcheck disable=SC2086  # FIRN_ARGS is a flag list on purpose
-    "$bin" serve --data-dir "$RUN/data" --listen "127.0.0.1:$port" ${FIRN_ARGS:-} \
-      >"$RUN/server.log" 2>&1 &
+    # A supervisor restarts Firn (same port, same data dir) if it dies, so one crash does not
+    # fail every later test; each death is recorded in crashes.log and fails the run.
+    supervise() {
+      local deaths=0 rc
+      while :; do
+        # shellcheck disable=SC2086  # FIRN_ARGS is a flag list on purpose
+        "$bin" serve --data-dir "$RUN/data" --listen "127.0.0.1:$port" \
+          --catalog-name "$warehouse" --warehouse "file://$RUN/warehouse" ${FIRN_ARGS:-} \
+          >>"$RUN/server.log" 2>&1 &
+        echo $! >"$RUN/firn.pid"
+        rc=0; wait $! || rc=$?
+        [[ -f "$RUN/stop" ]] && return 0
+        deaths=$((deaths + 1))
+        echo "$(date -u +%H:%M:%S) Firn exited with status $rc; restart $deaths" >>"$RUN/crashes.log"
+        [[ $deaths -ge 100 ]] && return 1
+        sleep 0.2
+      done
+    }
+    supervise &
     server_pid=$!
-    echo "rck: started Firn ($bin) pid $server_pid on $uri, data dir $RUN/data" >&2
+    for _ in $(seq 50); do [[ -f "$RUN/firn.pid" ]] && break; sleep 0.1; done
+    echo "rck: started Firn ($bin) pid $(cat "$RUN/firn.pid") on $uri, data dir $RUN/data" >&2
     wait_ready "$uri" "$RUN/server.log"
     ;;
   reference)
@@ -108,7 +139,7 @@ case "$mode" in
     # The fixture binds all interfaces on rest.port; keep the run short. Its backend is an
     # in-memory SQLite JDBC catalog, so every run starts empty. Same classpath as the kit
     # (the fat jar for <=1.10.1, Jetty 12 + SQLite from pom.xml for 1.11.0).
-    env CATALOG_REST_PORT="$port" CATALOG_WAREHOUSE="$warehouse" \
+    env CATALOG_REST_PORT="$port" CATALOG_WAREHOUSE="file:$RUN/warehouse" \
       java -cp "$JARS/*" org.apache.iceberg.rest.RESTCatalogServer >"$RUN/server.log" 2>&1 &
     server_pid=$!
     echo "rck: started reference fixture pid $server_pid on $uri" >&2
@@ -160,12 +191,22 @@ kit_rc=$?
 set -e
 kit_secs=$((SECONDS - t_kit))
 if [[ -n "$server_pid" ]]; then cp "$RUN/server.log" "$reports_dir/server.log" 2>/dev/null || true; fi
+crashes=0
+if [[ -f "$RUN/crashes.log" ]]; then
+  cp "$RUN/crashes.log" "$reports_dir/crashes.log"
+  crashes=$(wc -l <"$RUN/crashes.log")
+fi
 
 set +e
 python3 "$HERE/summarize.py" "$reports_dir" ${expected_dir:+"$expected_dir"}
 sum_rc=$?
 set -e
 echo "rck: kit ${kit_secs}s, total $((SECONDS - t_total))s (RCK $RCK_VERSION, $mode, $uri); reports in $reports_dir" >&2
+if [[ $crashes -gt 0 ]]; then
+  echo "rck: Firn died $crashes time(s) during the run and was restarted:" >&2
+  cat "$reports_dir/crashes.log" >&2
+  [[ $sum_rc -eq 0 ]] && sum_rc=1
+fi
 if [[ $kit_rc -ne 0 && $sum_rc -eq 0 ]]; then
   echo "rck: the test launcher exited $kit_rc; see $reports_dir/console.log" >&2
   tail -n 20 "$reports_dir/console.log" >&2
