@@ -49,6 +49,15 @@ bool IsServerOwnedHeader(std::string_view name) {
          EqualsIgnoreCase(name, "Transfer-Encoding") || EqualsIgnoreCase(name, "X-Request-Id");
 }
 
+// Beast does not validate outgoing fields; refuse anything that could split the header.
+bool IsSafeHeader(const Header& h) {
+  if (h.name.empty()) return false;
+  for (char c : h.name) {
+    if (c == '\r' || c == '\n' || c == ':' || c == ' ' || c == '\0') return false;
+  }
+  return h.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos;
+}
+
 // Runs a response-building callback; never throws. `fallback_status` is used when the callback
 // is missing or throws.
 Response CallSafely(const std::function<Response(const Request&)>& fn, const Request& req,
@@ -257,11 +266,17 @@ class Session : public std::enable_shared_from_this<Session> {
   void Respond(Response r, bool close) {
     phase_ = Phase::kWriting;
     resp_ = std::move(r);
+    if (resp_.status < 100 || resp_.status > 599) {
+      spdlog::error(R"("msg":"handler returned an invalid status","request_id":"{}","status":{})",
+                    req_.request_id, resp_.status);
+      resp_ = CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
+      if (resp_.status < 100 || resp_.status > 599) resp_.status = 500;
+    }
     res_ = {};
     res_.version(version_ == 10 ? 10 : 11);
     res_.result(static_cast<unsigned>(resp_.status));
     for (const Header& h : resp_.headers) {
-      if (!IsServerOwnedHeader(h.name)) res_.insert(h.name, h.value);
+      if (!IsServerOwnedHeader(h.name) && IsSafeHeader(h)) res_.insert(h.name, h.value);
     }
     res_.set("X-Request-Id", req_.request_id);
     const int s = resp_.status;

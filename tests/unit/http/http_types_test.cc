@@ -69,10 +69,11 @@ TEST(RequestIdTest, NewIdsAreUniqueAndAcceptable) {
 }
 
 TEST(WorkerPoolTest, RunsTasks) {
-  WorkerPool pool(2, 16);
+  // Declared before the pool so they outlive its threads.
   std::atomic<int> n{0};
   std::mutex mu;
   std::condition_variable cv;
+  WorkerPool pool(2, 16);
   for (int i = 0; i < 10; ++i) {
     ASSERT_TRUE(pool.TrySubmit([&] {
       n.fetch_add(1);
@@ -84,10 +85,10 @@ TEST(WorkerPoolTest, RunsTasks) {
 }
 
 TEST(WorkerPoolTest, RefusesWhenQueueIsFull) {
-  WorkerPool pool(1, 1);
   std::mutex mu;
   std::condition_variable cv;
   bool started = false, release = false;
+  WorkerPool pool(1, 1);
   ASSERT_TRUE(pool.TrySubmit([&] {
     std::unique_lock lock(mu);
     started = true;

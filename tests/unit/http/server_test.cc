@@ -90,6 +90,14 @@ class ServerHarness {
     if (req.path == "/throw") throw std::runtime_error("boom");
     if (req.path == "/block") gate.Enter();
     if (req.path == "/echo") return Response::Text(200, req.body);
+    if (req.path == "/bad-status") return Response::Text(1200, "x");
+    if (req.path == "/bad-header") {
+      Response r = Response::Text(200, "ok");
+      r.headers.push_back({"X-Injected", "a\r\nSet-Cookie: evil=1"});
+      r.headers.push_back({"X-Fine", "yes"});
+      r.headers.push_back({"Content-Length", "999"});
+      return r;
+    }
     return Response::Text(200, "hello");
   }
 
@@ -257,6 +265,29 @@ TEST(ServerTest, HandlerExceptionGets500AndConnectionSurvives) {
   auto r2 = c.RoundTrip(bhttp::verb::get, "/hello");
   ASSERT_TRUE(r2);
   EXPECT_EQ(r2->result_int(), 200);
+}
+
+TEST(ServerTest, InvalidStatusFromHandlerBecomes500) {
+  ServerHarness h;
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto r = c.RoundTrip(bhttp::verb::get, "/bad-status");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 500);
+}
+
+TEST(ServerTest, UnsafeAndServerOwnedHeadersFromHandlerAreDropped) {
+  ServerHarness h;
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto r = c.RoundTrip(bhttp::verb::get, "/bad-header");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 200);
+  EXPECT_EQ(r->body(), "ok");
+  EXPECT_EQ((*r)["X-Fine"], "yes");
+  EXPECT_EQ(r->count("X-Injected"), 0u);
+  EXPECT_EQ(r->count(bhttp::field::set_cookie), 0u);
+  EXPECT_EQ((*r)[bhttp::field::content_length], "2");
 }
 
 TEST(ServerTest, HeadResponseHasNoBody) {
