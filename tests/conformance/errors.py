@@ -25,7 +25,7 @@ FIELDS = re.compile(r'"message":"(.*?)","type":"(\w+)","code":(\d+)')
 def shape(path):
     path = re.sub(r"\?.*", "", path)
     path = re.sub(r"^/v1/[^/]+/(namespaces|tables|views)", r"/v1/\1", path)  # drop a prefix
-    path = re.sub(r"/(tables|views)/[^/]+$", r"/\1/{x}", path)
+    path = re.sub(r"/(tables|views)/[^/]+(/metrics)?$", r"/\1/{x}\2", path)
     return re.sub(r"/namespaces/[^/]+", "/namespaces/{ns}", path)
 
 
