@@ -32,7 +32,7 @@ def write(args: tuple) -> dict:
                 break
             except CommitFailedException:
                 conflicts += 1
-                time.sleep(random.uniform(0, 0.005 * min(attempt + 1, 10)))
+                time.sleep(random.uniform(0, min(0.005 * 2**attempt, 0.2)))
                 tbl = catalog.load_table(ident)
             except CommitStateUnknownException as e:
                 unknown.append((seq, str(e)[:200]))

@@ -215,6 +215,16 @@ class Api:
     def __init__(self, srv: FirnServer) -> None:
         self.srv = srv
         self.session = requests.Session()
+        self._v1: str | None = None
+
+    @property
+    def v1(self) -> str:
+        """'/v1' or '/v1/<prefix>' as the server's /v1/config tells clients."""
+        if self._v1 is None:
+            cfg = self.get("/v1/config").json()
+            prefix = {**cfg.get("defaults", {}), **cfg.get("overrides", {})}.get("prefix")
+            self._v1 = f"/v1/{prefix}" if prefix else "/v1"
+        return self._v1
 
     def request(self, method: str, path: str, **kw) -> requests.Response:
         headers = {**http_headers(self.srv), **kw.pop("headers", {})}

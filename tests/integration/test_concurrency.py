@@ -81,7 +81,9 @@ def workload(server):
     ns = f"conc_{uuid.uuid4().hex[:8]}"
     catalog.create_namespace(ns)
     ident = f"{ns}.hot"
-    catalog.create_table(ident, schema=ROW_SCHEMA)
+    # PyIceberg's own retry loop is switched off so every refused commit comes back to the
+    # writer, which reloads and retries (and counts it).
+    catalog.create_table(ident, schema=ROW_SCHEMA, properties={"commit.retry.num-retries": "0"})
     args = [(catalog_properties(server), ident, w, COMMITS, MAX_ATTEMPTS) for w in range(WRITERS)]
     t0 = time.monotonic()
     with mp.get_context("spawn").Pool(WRITERS) as pool:

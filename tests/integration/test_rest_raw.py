@@ -27,7 +27,7 @@ def test_namespace_properties_update(api, catalog, ns):
     catalog.update_namespace_properties(ns, updates={"a": "1", "b": "2", "c": "3"})
 
     r = api.post(
-        f"/v1/namespaces/{ns}/properties",
+        f"{api.v1}/namespaces/{ns}/properties",
         json={"removals": ["b", "zz"], "updates": {"a": "10", "d": "4"}},
     )
     assert r.status_code == 200, r.text
@@ -40,7 +40,7 @@ def test_namespace_properties_update(api, catalog, ns):
     assert props["a"] == "10" and props["c"] == "3" and props["d"] == "4"
     assert "b" not in props
 
-    r = api.get(f"/v1/namespaces/{ns}")
+    r = api.get(f"{api.v1}/namespaces/{ns}")
     assert r.status_code == 200
     assert r.json()["namespace"] == [ns]
     assert r.json()["properties"]["a"] == "10"
@@ -49,7 +49,7 @@ def test_namespace_properties_update(api, catalog, ns):
 def test_namespace_properties_key_in_both_lists_is_422(api, catalog, ns):
     catalog.update_namespace_properties(ns, updates={"k": "v"})
     r = api.post(
-        f"/v1/namespaces/{ns}/properties",
+        f"{api.v1}/namespaces/{ns}/properties",
         json={"removals": ["k"], "updates": {"k": "other", "x": "1"}},
     )
     assert_error_model(r, 422, "UnprocessableEntityException")
@@ -65,14 +65,14 @@ def test_pagination_of_namespaces(fresh_server):
     api = Api(fresh_server)
     wanted = [f"pg{i}" for i in range(5)]
     for name in wanted:
-        assert api.post("/v1/namespaces", json={"namespace": [name]}).status_code == 200
+        assert api.post(f"{api.v1}/namespaces", json={"namespace": [name]}).status_code == 200
 
     seen, token, pages = [], None, 0
     while True:
         params = {"pageSize": 2}
         if token is not None:
             params["pageToken"] = token
-        r = api.get("/v1/namespaces", params=params)
+        r = api.get(f"{api.v1}/namespaces", params=params)
         assert r.status_code == 200, r.text
         page = _names(r)
         pages += 1
@@ -87,12 +87,12 @@ def test_pagination_of_namespaces(fresh_server):
     assert sorted(seen) == wanted and len(seen) == len(set(seen))
 
     # The Java client's first call: pageToken= (empty) without pageSize returns everything.
-    r = api.get("/v1/namespaces?pageToken=")
+    r = api.get(f"{api.v1}/namespaces?pageToken=")
     assert r.status_code == 200, r.text
     assert sorted(_names(r)) == wanted
     assert r.json().get("next-page-token") is None
     # No paging parameters at all: everything, too.
-    r = api.get("/v1/namespaces")
+    r = api.get(f"{api.v1}/namespaces")
     assert sorted(_names(r)) == wanted
     assert r.json().get("next-page-token") is None
 
@@ -105,7 +105,7 @@ def test_pagination_of_tables(api, catalog, ns):
     seen, token = [], None
     for _ in range(10):
         params = {"pageSize": 2, **({"pageToken": token} if token is not None else {})}
-        r = api.get(f"/v1/namespaces/{ns}/tables", params=params)
+        r = api.get(f"{api.v1}/namespaces/{ns}/tables", params=params)
         assert r.status_code == 200, r.text
         ids = r.json()["identifiers"]
         assert len(ids) <= 2
@@ -115,7 +115,7 @@ def test_pagination_of_tables(api, catalog, ns):
         if token is None:
             break
     assert sorted(seen) == [f"t{i}" for i in range(5)]
-    r = api.get(f"/v1/namespaces/{ns}/tables?pageToken=")
+    r = api.get(f"{api.v1}/namespaces/{ns}/tables?pageToken=")
     assert sorted(i["name"] for i in r.json()["identifiers"]) == [f"t{i}" for i in range(5)]
     assert r.json().get("next-page-token") is None
 
@@ -124,7 +124,7 @@ def test_pagination_of_tables(api, catalog, ns):
 def test_malformed_json_is_400_without_echo(api):
     marker = "SECRET-MARKER-7f3a9"
     r = api.post(
-        "/v1/namespaces",
+        f"{api.v1}/namespaces",
         data='{"namespace": ["' + marker + '"], "properties": {',
         headers={"Content-Type": "application/json"},
     )
@@ -134,17 +134,17 @@ def test_malformed_json_is_400_without_echo(api):
 
 
 def test_unknown_table_is_404(api, ns):
-    r = api.get(f"/v1/namespaces/{ns}/tables/no_such_table")
+    r = api.get(f"{api.v1}/namespaces/{ns}/tables/no_such_table")
     assert_error_model(r, 404, "NoSuchTableException")
 
 
 def test_unknown_namespace_is_404(api, unique_name):
-    r = api.get(f"/v1/namespaces/{unique_name('missing')}")
+    r = api.get(f"{api.v1}/namespaces/{unique_name('missing')}")
     assert_error_model(r, 404, "NoSuchNamespaceException")
 
 
 def test_create_existing_namespace_is_409(api, ns):
-    r = api.post("/v1/namespaces", data=json.dumps({"namespace": [ns]}),
+    r = api.post(f"{api.v1}/namespaces", data=json.dumps({"namespace": [ns]}),
                  headers={"Content-Type": "application/json"})
     assert_error_model(r, 409, "AlreadyExistsException")
 
@@ -153,6 +153,6 @@ def test_create_existing_namespace_is_409(api, ns):
 def test_polaris_style_prefix_serves_the_same_catalog(api, ns):
     r = api.get("/api/catalog/v1/config")
     assert r.status_code == 200, r.text
-    r = api.get(f"/api/catalog/v1/namespaces/{ns}")
+    r = api.get(f"/api/catalog{api.v1}/namespaces/{ns}")
     assert r.status_code == 200, r.text
     assert r.json()["namespace"] == [ns]
