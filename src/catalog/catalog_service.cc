@@ -168,6 +168,15 @@ Result<LoadedTable> CatalogService::LoadTable(const RequestContext& ctx, const I
   return LoadedTable{ptr.metadata_location, std::move(table)};
 }
 
+Status CatalogService::CheckMetadataFileExists(const LoadedTable& table) {
+  FIRN_ASSIGN_OR_RETURN(bool exists, objects_->Exists(table.metadata_location));
+  if (!exists) {
+    return Fail(ErrorKind::kNotFound,
+                "Failed to open input stream for file: " + table.metadata_location);
+  }
+  return Ok();
+}
+
 Status CatalogService::TableExists(const RequestContext& ctx, const Identifier& id) {
   FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
   return Ok();

@@ -84,6 +84,9 @@ class CatalogService {
                                   const CreateTableRequest& request);
   Result<LoadedTable> LoadTable(const RequestContext& ctx, const Identifier& id);
   Status TableExists(const RequestContext& ctx, const Identifier& id);
+  // kNotFound ("Failed to open input stream for file: …") if the table's current metadata
+  // file has disappeared from the object store.
+  Status CheckMetadataFileExists(const LoadedTable& table);
   Result<LoadedTable> UpdateTable(const RequestContext& ctx, const TableChange& change);
   Status DropTable(const RequestContext& ctx, const Identifier& id, bool purge);
   Status RenameTable(const RequestContext& ctx, const Identifier& from, const Identifier& to);

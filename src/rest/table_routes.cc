@@ -160,7 +160,11 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.LoadTable(ctx, id));
         const std::string& etag =
             mode == SnapshotMode::kRefs ? table.table->etag_refs : table.table->etag_all;
-        if (auto inm = req.GetHeader("If-None-Match"); !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
+        if (auto inm = req.GetHeader("If-None-Match");
+            !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
+          // "Not modified" promises the client its copy is still good; check the file is
+          // still there (one stat, only on this path) rather than vouch for a lost file.
+          FIRN_RETURN_IF_ERROR(service.CheckMetadataFileExists(table));
           Response r = Response::Empty(304);
           r.SetHeader("ETag", etag);
           return r;
