@@ -37,7 +37,10 @@ def main() -> int:
                        "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]}]}))
     s3.create_bucket(Bucket=bucket)
 
-    req = urllib.request.Request(f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST")
+    # Not form-encoded: flask would swallow the body into request.form and moto then fails
+    # float('') with a 500 (so the runbook's plain `curl --data 0` does not work either).
+    req = urllib.request.Request(f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST",
+                                 headers={"Content-Type": "text/plain"})
     urllib.request.urlopen(req, timeout=10).read()
     print(key["AccessKeyId"], key["SecretAccessKey"], role["Arn"])
     return 0

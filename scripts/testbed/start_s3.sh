@@ -151,6 +151,11 @@ start_moto() {
   tb_log "moto ready on 127.0.0.1:$S3_PORT in $((SECONDS - t0))s (pid $PID; session policies NOT enforced)"
 }
 
+# A failed start must not leave the half-started server behind.
+on_fail() { [[ -n "${PID:-}" ]] && "$HERE/stop_s3.sh"; }
+trap '[[ $? -eq 0 ]] || on_fail' EXIT
+PID=""
+
 case "$flavor" in
   weed) start_weed ;;
   moto) start_moto ;;
