@@ -2,9 +2,12 @@
 
 #include <cctype>
 #include <string>
+#include <utility>
 
 #include "common/macros.h"
 #include "io/local/local_object_store.h"
+#include "io/s3/s3_location.h"
+#include "io/s3/s3_object_store.h"
 
 namespace firn::io {
 namespace {
@@ -24,6 +27,8 @@ std::string_view SchemeOf(std::string_view uri) {
 // Sends each URI to the store for its scheme. Thread-safe: the stores are.
 class RoutingObjectStore final : public ObjectStore {
  public:
+  explicit RoutingObjectStore(std::unique_ptr<ObjectStore> s3 = nullptr) : s3_(std::move(s3)) {}
+
   Result<std::string> Read(std::string_view uri) override {
     FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(uri));
     return store->Read(uri);
@@ -48,6 +53,13 @@ class RoutingObjectStore final : public ObjectStore {
  private:
   Result<ObjectStore*> Route(std::string_view uri) {
     if (IsLocalUri(uri)) return &local_;
+    if (s3::IsS3Uri(uri)) {
+      if (s3_ == nullptr) {
+        return Fail(ErrorKind::kIllegalArgument,
+                    "S3 storage is not configured: " + std::string(uri));
+      }
+      return s3_.get();
+    }
     std::string_view scheme = SchemeOf(uri);
     if (scheme.empty()) {
       return Fail(ErrorKind::kIllegalArgument,
@@ -57,12 +69,21 @@ class RoutingObjectStore final : public ObjectStore {
   }
 
   LocalObjectStore local_;
+  std::unique_ptr<ObjectStore> s3_;  // null when S3 is not configured
 };
 
 }  // namespace
 
 std::unique_ptr<ObjectStore> MakeDefaultObjectStore() {
   return std::make_unique<RoutingObjectStore>();
+}
+
+Result<std::unique_ptr<ObjectStore>> MakeObjectStore(const ObjectStoreConfig& config) {
+  std::unique_ptr<ObjectStore> s3;
+  if (config.s3) {
+    FIRN_ASSIGN_OR_RETURN(s3, s3::S3ObjectStore::Create(*config.s3));
+  }
+  return std::unique_ptr<ObjectStore>(std::make_unique<RoutingObjectStore>(std::move(s3)));
 }
 
 }  // namespace firn::io

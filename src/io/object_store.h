@@ -1,4 +1,4 @@
-// ObjectStore: files addressed by URI (file:, later s3:). Metadata files are immutable.
+// ObjectStore: files addressed by URI (file:, s3:/s3a:/s3n:). Metadata files are immutable.
 //
 // Thread-safety: all methods are safe to call concurrently.
 // Error contract:
@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/result.h"
+#include "io/s3/s3_config.h"
 
 namespace firn::io {
 
@@ -38,7 +40,17 @@ class ObjectStore {
   virtual Result<std::vector<ObjectInfo>> List(std::string_view prefix) = 0;
 };
 
-// Routes each URI to the store for its scheme (file: today).
+// Routes each URI to the store for its scheme: file: (and bare absolute paths) always; s3:,
+// s3a: and s3n: only when S3 is configured, otherwise kIllegalArgument "S3 storage is not
+// configured".
 std::unique_ptr<ObjectStore> MakeDefaultObjectStore();
+
+struct ObjectStoreConfig {
+  std::optional<s3::S3Config> s3;  // unset: no S3 storage
+};
+
+// The routing store with the configured schemes. kIllegalArgument for an unusable S3 config
+// (bad endpoint, missing region or keys).
+Result<std::unique_ptr<ObjectStore>> MakeObjectStore(const ObjectStoreConfig& config);
 
 }  // namespace firn::io

@@ -1,0 +1,56 @@
+// A minimal XML reader for S3 responses (ListObjectsV2 pages and <Error> bodies).
+//
+// Scope: elements, attributes (skipped), character data, CDATA, comments, processing
+// instructions, the five predefined entities and numeric character references. A DOCTYPE is
+// refused (no entity expansion, no external anything). Nesting is limited to 64 levels and the
+// parser is iterative, so hostile input cannot exhaust the stack.
+// Errors: kInternal "Malformed response from object storage" with the reason in `detail`.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace firn::io::s3 {
+
+struct XmlElement {
+  std::string name;  // local name (any "prefix:" removed)
+  std::string text;  // decoded character data directly inside this element
+  std::vector<XmlElement> children;
+
+  // The first child named `name`, or nullptr.
+  const XmlElement* Child(std::string_view child_name) const;
+  // The text of the first child named `name`, or "".
+  std::string_view ChildText(std::string_view child_name) const;
+};
+
+Result<XmlElement> ParseXml(std::string_view xml);
+
+struct ListedObject {
+  std::string key;
+  int64_t size = 0;
+};
+
+struct ListPage {
+  std::vector<ListedObject> objects;
+  bool truncated = false;
+  std::string next_continuation_token;
+};
+
+// A ListObjectsV2 response (<ListBucketResult>). A truncated page without a continuation
+// token is refused, so a caller can never loop forever on it.
+Result<ListPage> ParseListObjectsV2(std::string_view xml);
+
+struct S3ErrorBody {
+  std::string code;     // "NoSuchKey", "SlowDown", ...
+  std::string message;
+};
+
+// The <Error> body of a failed request; empty fields when the body is not one.
+S3ErrorBody ParseS3Error(std::string_view xml);
+
+}  // namespace firn::io::s3
