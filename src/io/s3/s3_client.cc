@@ -308,6 +308,9 @@ Result<ListPage> S3Client::ListObjectsV2(std::string_view bucket, std::string_vi
                                          std::string_view continuation_token,
                                          std::string_view uri) {
   std::vector<QueryParam> query = {{"list-type", "2"}};
+  if (impl_->config.list_page_size > 0 && impl_->config.list_page_size != 1000) {
+    query.push_back({"max-keys", std::to_string(impl_->config.list_page_size)});
+  }
   if (!prefix.empty()) query.push_back({"prefix", std::string(prefix)});
   if (!continuation_token.empty()) {
     query.push_back({"continuation-token", std::string(continuation_token)});

@@ -30,6 +30,8 @@ struct S3Config {
   int max_attempts = 4;
   std::chrono::milliseconds retry_base_delay{100};
   std::chrono::milliseconds retry_max_delay{2000};
+  // Keys per ListObjectsV2 page (S3's max-keys; 1000 is S3's own cap).
+  int list_page_size = 1000;
 };
 
 }  // namespace firn::io::s3
