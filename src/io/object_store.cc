@@ -55,8 +55,9 @@ class RoutingObjectStore final : public ObjectStore {
     if (IsLocalUri(uri)) return &local_;
     if (s3::IsS3Uri(uri)) {
       if (s3_ == nullptr) {
-        return Fail(ErrorKind::kIllegalArgument,
-                    "S3 storage is not configured: " + std::string(uri));
+        return Fail(ErrorKind::kIllegalArgument, "Unsupported storage scheme: " +
+                                                     std::string(SchemeOf(uri)),
+                    "S3 storage is not configured (no S3 settings given to MakeObjectStore)");
       }
       return s3_.get();
     }

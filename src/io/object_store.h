@@ -41,8 +41,8 @@ class ObjectStore {
 };
 
 // Routes each URI to the store for its scheme: file: (and bare absolute paths) always; s3:,
-// s3a: and s3n: only when S3 is configured, otherwise kIllegalArgument "S3 storage is not
-// configured".
+// s3a: and s3n: only when S3 is configured, otherwise kIllegalArgument "Unsupported storage
+// scheme: s3" (the detail says S3 is not configured).
 std::unique_ptr<ObjectStore> MakeDefaultObjectStore();
 
 struct ObjectStoreConfig {

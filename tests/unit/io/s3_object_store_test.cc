@@ -41,7 +41,8 @@ TEST(S3ObjectStoreTest, DefaultStoreRefusesS3WhenNotConfigured) {
   auto read = store->Read("s3://bucket/key");
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error().kind, ErrorKind::kIllegalArgument);
-  EXPECT_EQ(read.error().message, "S3 storage is not configured: s3://bucket/key");
+  EXPECT_EQ(read.error().message, "Unsupported storage scheme: s3");
+  EXPECT_NE(read.error().detail.find("not configured"), std::string::npos);
 }
 
 TEST(S3ObjectStoreTest, MakeObjectStoreRejectsUnusableS3Config) {
