@@ -21,6 +21,9 @@
 #include "io/object_store.h"
 #include "metadata/table_requirement.h"
 #include "metadata/table_update.h"
+#include "metadata/view_metadata.h"
+#include "metadata/view_requirement.h"
+#include "metadata/view_update.h"
 #include "store/store.h"
 
 namespace firn::catalog {
@@ -49,6 +52,26 @@ struct TableChange {
 struct LoadedTable {
   std::string metadata_location;
   std::shared_ptr<const CachedTable> table;
+};
+
+struct CreateViewRequest {
+  std::string name;
+  std::optional<std::string> location;
+  boost::json::value schema;
+  boost::json::value view_version;
+  Properties properties;
+};
+
+struct ViewChange {
+  Identifier id;
+  std::vector<metadata::ViewRequirement> requirements;
+  std::vector<metadata::ViewUpdate> updates;
+};
+
+// A loaded view version; metadata files are immutable, so the pointer may be shared freely.
+struct LoadedView {
+  std::string metadata_location;
+  std::shared_ptr<const metadata::ViewMetadata> metadata;
 };
 
 struct CommitOptions {
@@ -97,6 +120,23 @@ class CatalogService {
   // All tables or none; validated before any pointer moves.
   Status CommitTransaction(const RequestContext& ctx, const std::vector<TableChange>& changes);
 
+  // Views (view_operations.cc). Tables and views share one name space per namespace; a view
+  // name that holds a table is kNoSuchView. View metadata files default to gzip.
+  Result<store::Page<std::string>> ListViews(const RequestContext& ctx, const Namespace& ns,
+                                             const store::PageRequest& page);
+  Result<LoadedView> CreateView(const RequestContext& ctx, const Namespace& ns,
+                                const CreateViewRequest& request);
+  Result<LoadedView> LoadView(const RequestContext& ctx, const Identifier& id);
+  Status ViewExists(const RequestContext& ctx, const Identifier& id);
+  // The commit protocol with server-side retry, as UpdateTable; no change writes no file.
+  Result<LoadedView> ReplaceView(const RequestContext& ctx, const ViewChange& change);
+  // Deletes the current metadata file too, unless the view has gc.enabled=false.
+  Status DropView(const RequestContext& ctx, const Identifier& id);
+  Status RenameView(const RequestContext& ctx, const Identifier& from, const Identifier& to);
+  // Reads (never rewrites) the file at `metadata_location`; kAlreadyExists if the name is used.
+  Result<LoadedView> RegisterView(const RequestContext& ctx, const Identifier& id,
+                                  const std::string& metadata_location);
+
  private:
   struct PreparedCommit;
 
@@ -106,6 +146,12 @@ class CatalogService {
   std::string DefaultTableLocation(const RequestContext& ctx, const Identifier& id,
                                    const Properties& ns_props) const;
   void DeleteQuietly(const std::string& location);
+  Result<std::shared_ptr<const metadata::ViewMetadata>> ReadViewMetadata(
+      const std::string& location);
+  // One view commit attempt: check requirements on the current base, apply, write the file.
+  struct PreparedViewCommit;
+  Result<PreparedViewCommit> PrepareViewCommit(const RequestContext& ctx,
+                                               const ViewChange& change);
   void Backoff(int attempt) const;
 
   std::shared_ptr<store::CatalogStore> store_;

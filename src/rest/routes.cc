@@ -8,6 +8,7 @@ void AddAllRoutes(http::Router& router, catalog::CatalogService& service) {
   RouteRegistrar routes(router, service.catalogs());
   AddNamespaceRoutes(routes, service);
   AddTableRoutes(routes, service);
+  AddViewRoutes(routes, service);
   AddTransactionRoutes(routes, service);
   AddConfigRoute(routes, service);  // last: it advertises what the others registered
 }

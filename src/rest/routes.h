@@ -1,5 +1,6 @@
 // Wiring of every Iceberg REST route to the CatalogService. One file per resource:
-// config_routes.cc, namespace_routes.cc, table_routes.cc, transaction_routes.cc.
+// config_routes.cc, namespace_routes.cc, table_routes.cc, view_routes.cc,
+// transaction_routes.cc.
 #pragma once
 
 #include "catalog/catalog_service.h"
@@ -17,6 +18,7 @@ http::Router::Fallbacks ErrorFallbacks();
 // Per-resource registration (called by AddAllRoutes).
 void AddNamespaceRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddTableRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
+void AddViewRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddTransactionRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& service);
 
