@@ -30,6 +30,21 @@ Result<std::shared_ptr<store::CatalogStore>> OpenStore(const std::string& url) {
                   url.substr(0, url.find(':')));
 }
 
+Result<std::unique_ptr<io::ObjectStore>> OpenObjectStore(const ServerConfig& config) {
+  io::ObjectStoreConfig objects;
+  if (!config.s3_endpoint.empty() || !config.s3_access_key_id.empty()) {
+    io::s3::S3Config s3;
+    s3.endpoint = config.s3_endpoint;
+    s3.region = config.s3_region;
+    s3.access_key_id = config.s3_access_key_id;
+    s3.secret_access_key = config.s3_secret_access_key;
+    s3.session_token = config.s3_session_token;
+    s3.path_style_access = config.s3_path_style_access;
+    objects.s3 = std::move(s3);
+  }
+  return io::MakeObjectStore(objects);
+}
+
 Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
@@ -73,8 +88,11 @@ int RunServer(ServerConfig config) {
   auto store = OpenStore(config.db_url);
   if (!store) return fail(store.error());
 
+  auto objects = OpenObjectStore(config);
+  if (!objects) return fail(objects.error());
+
   catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
-  catalog::CatalogService service(*store, io::MakeDefaultObjectStore(), catalogs);
+  catalog::CatalogService service(*store, std::move(*objects), catalogs);
 
   http::Router router(rest::ErrorFallbacks());
   rest::AddAllRoutes(router, service);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include "common/macros.h"
@@ -33,6 +34,35 @@ Setter IntSetter(std::string key, T ServerConfig::*field, int64_t min) {
   };
 }
 
+Setter SecretSetter(Secret ServerConfig::*field) {
+  return [field](ServerConfig& c, const std::string& v) -> Status {
+    c.*field = Secret(v);
+    return Ok();
+  };
+}
+
+// Reads a secret from a file (trailing newline trimmed), so it need not sit in the environment.
+Setter SecretFileSetter(std::string key, Secret ServerConfig::*field) {
+  return [key, field](ServerConfig& c, const std::string& path) -> Status {
+    std::ifstream in(path);
+    if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read " + key + ": " + path);
+    std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
+    c.*field = Secret(std::move(value));
+    return Ok();
+  };
+}
+
+Setter BoolSetter(std::string key, bool ServerConfig::*field) {
+  return [key, field](ServerConfig& c, const std::string& v) -> Status {
+    if (v != "true" && v != "false") {
+      return Fail(ErrorKind::kIllegalArgument, "Invalid value for " + key + ": expected true or false");
+    }
+    c.*field = v == "true";
+    return Ok();
+  };
+}
+
 Setter StringSetter(std::string ServerConfig::*field) {
   return [field](ServerConfig& c, const std::string& v) -> Status {
     c.*field = v;
@@ -52,6 +82,15 @@ const std::map<std::string, Setter>& Setters() {
       {"io_threads", IntSetter("io_threads", &ServerConfig::io_threads, 1)},
       {"worker_threads", IntSetter("worker_threads", &ServerConfig::worker_threads, 1)},
       {"max_queued", IntSetter("max_queued", &ServerConfig::max_queued, 1)},
+      {"s3_endpoint", StringSetter(&ServerConfig::s3_endpoint)},
+      {"s3_region", StringSetter(&ServerConfig::s3_region)},
+      {"s3_access_key_id", StringSetter(&ServerConfig::s3_access_key_id)},
+      {"s3_secret_access_key", SecretSetter(&ServerConfig::s3_secret_access_key)},
+      {"s3_secret_access_key_file",
+       SecretFileSetter("s3_secret_access_key_file", &ServerConfig::s3_secret_access_key)},
+      {"s3_session_token", SecretSetter(&ServerConfig::s3_session_token)},
+      {"s3_path_style_access",
+       BoolSetter("s3_path_style_access", &ServerConfig::s3_path_style_access)},
   };
   return setters;
 }
@@ -97,6 +136,14 @@ Status ApplyConfigFile(const std::string& path, ServerConfig& config) {
     FIRN_RETURN_IF_ERROR(it->second(config, value));
   }
   return Ok();
+}
+
+Status ApplySetting(const std::string& key, const std::string& value, ServerConfig& config) {
+  auto it = Setters().find(NormalizeKey(key));
+  if (it == Setters().end()) {
+    return Fail(ErrorKind::kIllegalArgument, "Unknown setting '" + key + "'");
+  }
+  return it->second(config, value);
 }
 
 Status ApplyEnvironment(ServerConfig& config) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/result.h"
+#include "common/secret.h"
 
 namespace firn::app {
 
@@ -20,13 +21,24 @@ struct ServerConfig {
   int io_threads = 2;
   int worker_threads = 16;
   int max_queued = 1024;
+
+  // S3-compatible storage for s3:// warehouses (unset endpoint and keys = file: only).
+  std::string s3_endpoint;
+  std::string s3_region = "us-east-1";
+  std::string s3_access_key_id;
+  Secret s3_secret_access_key;  // or s3_secret_access_key_file
+  Secret s3_session_token;
+  bool s3_path_style_access = true;
 };
 
 // Reads `key = value` lines (TOML subset: strings in double quotes, integers, # comments).
 // Keys match the field names above with '-' or '_' (e.g. data-dir). Unknown keys are errors.
 Status ApplyConfigFile(const std::string& path, ServerConfig& config);
-// FIRN_DATA_DIR, FIRN_LISTEN, FIRN_DB, FIRN_WAREHOUSE, FIRN_CATALOG_NAME, FIRN_LOG_LEVEL, ...
+// FIRN_DATA_DIR, FIRN_LISTEN, FIRN_DB, FIRN_WAREHOUSE, FIRN_CATALOG_NAME, FIRN_LOG_LEVEL,
+// FIRN_S3_ENDPOINT, FIRN_S3_SECRET_ACCESS_KEY(_FILE), ... (each setting's name, upper-cased).
 Status ApplyEnvironment(ServerConfig& config);
+// Applies one setting by its name (as in the config file).
+Status ApplySetting(const std::string& key, const std::string& value, ServerConfig& config);
 // Fills derived defaults (db_url, warehouse) and checks values.
 Status Finalize(ServerConfig& config);
 

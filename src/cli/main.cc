@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   firn::app::ServerConfig config;
   std::string config_file;
   std::string data_dir, listen, db, warehouse, catalog_name, log_level;
+  std::string s3_endpoint, s3_region, s3_access_key_id, s3_secret_file;
   auto* serve = app.add_subcommand("serve", "Serve the Iceberg REST catalog");
   serve->add_option("--config", config_file, "Config file (key = value lines)");
   serve->add_option("--data-dir", data_dir, "Data directory (default ./.firn)");
@@ -29,6 +30,11 @@ int main(int argc, char** argv) {
                     "Default warehouse URI (default file://<data-dir>/warehouse)");
   serve->add_option("--catalog-name", catalog_name, "Name (REST prefix) of the default catalog");
   serve->add_option("--log-level", log_level, "debug | info | warn | error");
+  serve->add_option("--s3-endpoint", s3_endpoint, "S3-compatible endpoint, http(s)://host:port");
+  serve->add_option("--s3-region", s3_region, "S3 region (default us-east-1)");
+  serve->add_option("--s3-access-key-id", s3_access_key_id, "S3 access key id");
+  serve->add_option("--s3-secret-access-key-file", s3_secret_file,
+                    "File holding the S3 secret key (or env FIRN_S3_SECRET_ACCESS_KEY)");
 
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
@@ -54,6 +60,15 @@ int main(int argc, char** argv) {
     set(config.warehouse, warehouse);
     set(config.catalog_name, catalog_name);
     set(config.log_level, log_level);
+    set(config.s3_endpoint, s3_endpoint);
+    set(config.s3_region, s3_region);
+    set(config.s3_access_key_id, s3_access_key_id);
+    if (!s3_secret_file.empty()) {
+      if (auto st = firn::app::ApplySetting("s3_secret_access_key_file", s3_secret_file, config);
+          !st) {
+        return fail(st.error());
+      }
+    }
     return firn::app::RunServer(std::move(config));
   }
   return 0;
