@@ -121,7 +121,7 @@ start_weed() {
   # The -bucket is created asynchronously after S3 is up: wait until a signed list succeeds.
   local i
   for ((i = 0; i < 120; i++)); do
-    s3_curl GET "/$FIRN_S3_BUCKET?list-type=2" && break
+    s3_curl GET "/$FIRN_S3_BUCKET?list-type=2" 2>/dev/null && break
     kill -0 "$PID" 2>/dev/null || break
     sleep 0.25
   done
