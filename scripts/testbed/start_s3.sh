@@ -23,7 +23,7 @@ if [[ "$flavor" == auto ]]; then
   if [[ -x "$FIRN_WEED_BIN" ]]; then flavor=weed; else flavor=moto; fi
 fi
 
-# free_ports N -> N distinct free loopback ports below 55000 (so port+10000 stays valid), all
+# free_ports N -> N distinct loopback ports P below 55000 with P and P+10000 both free, all
 # held open together while choosing so none is handed out twice.
 free_ports() {
   python3 - "$1" <<'PY'
@@ -33,13 +33,20 @@ while len(ports) < int(sys.argv[1]):
     p = random.randint(20000, 54999)
     if p in ports or p + 10000 in ports:
         continue
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", p))
-    except OSError:
-        s.close()
+    pair = []
+    for q in (p, p + 10000):  # weed's gRPC port is HTTP+10000: both must be free
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", q))
+        except OSError:
+            s.close()
+            break
+        pair.append(s)
+    if len(pair) < 2:
+        for s in pair:
+            s.close()
         continue
-    held.append(s); ports.append(p)
+    held.extend(pair); ports.append(p)
 print(" ".join(map(str, ports)))
 PY
 }
@@ -95,6 +102,9 @@ start_weed() {
   chmod 600 "$data/s3.json"
   # weed reads security.toml from the working dir first: an empty one keeps host files out.
   : >"$data/security.toml"
+  # Unix socket paths must stay under ~108 bytes: a deep run dir gets its sockets in /tmp.
+  local sock="$data"
+  (( ${#data} < 90 )) || sock="$(mktemp -d "${TMPDIR:-/tmp}/firn-weed.XXXXXX")"
 
   local p; read -r -a p <<<"$(free_ports 6)"
   S3_PORT="${FIRN_S3_PORT:-0}"; [[ "$S3_PORT" != 0 ]] || S3_PORT="${p[0]}"
@@ -109,7 +119,7 @@ start_weed() {
       -admin.port="${p[4]}" -admin.port.grpc=$((p[4] + 10000)) -admin.port.legacy=0 \
       -admin.ui=false -webdav=false -s3.port.iceberg=0 -s3.port.lance=0 \
       -master.telemetry=false -s3.iam.readOnly=true \
-      -filer.localSocket="$data/filer.sock" -s3.localSocket="$data/s3.sock" \
+      -filer.localSocket="$sock/filer.sock" -s3.localSocket="$sock/s3.sock" \
       -s3.config="$data/s3.json" -s3.iam.config="$data/s3.json" \
       -bucket="$FIRN_S3_BUCKET" -s3.autoCreateBucket=false \
       >"$LOG" 2>&1 </dev/null) &
