@@ -163,7 +163,15 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
 Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& from,
                                   const Identifier& to) {
   if (from == to) return ViewExists(ctx, from);
-  return store_->RenameObject(ctx.scope, from, to, ObjectKind::kView);
+  Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView);
+  // Java words a view-onto-view rename "Cannot rename a to b. View already exists"; the store
+  // says "View already exists: b" (right for create), so reword that one case here.
+  if (!st && st.error().kind == ErrorKind::kAlreadyExists &&
+      store_->LoadPointer(ctx.scope, to, ObjectKind::kView)) {
+    return Fail(ErrorKind::kAlreadyExists, "Cannot rename " + FormatIdentifier(from) + " to " +
+                                               FormatIdentifier(to) + ". View already exists");
+  }
+  return st;
 }
 
 Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const Identifier& id,
