@@ -32,7 +32,8 @@ def write(args: tuple) -> dict:
                 break
             except CommitFailedException:
                 conflicts += 1
-                time.sleep(random.uniform(0, min(0.005 * 2**attempt, 0.2)))
+                # Full-jitter exponential backoff: losers sleep so the winner's work is not wasted.
+                time.sleep(random.uniform(0, min(0.01 * 2**attempt, 1.0)))
                 tbl = catalog.load_table(ident)
             except CommitStateUnknownException as e:
                 unknown.append((seq, str(e)[:200]))

@@ -28,6 +28,8 @@ import pytest
 import requests
 from pyiceberg.catalog.rest import RestCatalog
 
+from helpers import die_with_parent
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = os.environ.get("FIRN_REFERENCE_FIXTURE") == "1"
 READY_TIMEOUT_S = 60 if REFERENCE else 30
@@ -110,7 +112,12 @@ class FirnServer:
             log.write(f"\n=== start: {' '.join(cmd)}\n".encode())
             log.flush()
             self.proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.data_dir
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=self.data_dir,
+                preexec_fn=die_with_parent,
             )
         self._wait_ready()
 

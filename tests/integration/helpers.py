@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import signal
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -40,3 +42,10 @@ def referenced_files(tbl) -> set[Path]:
             for entry in manifest.fetch_manifest_entry(tbl.io, discard_deleted=False):
                 files.add(local_path(entry.data_file.file_path))
     return files
+
+
+def die_with_parent() -> None:
+    """Linux: have the kernel SIGKILL this process when its parent dies, so a killed pytest
+    leaves no server or writer processes behind. Used as preexec_fn / Pool initializer."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -20,7 +20,7 @@ import pytest
 
 from concurrency_worker import ROW_SCHEMA, write
 from conftest import catalog_properties, make_catalog
-from helpers import local_path
+from helpers import die_with_parent, local_path
 
 WRITERS = int(os.environ.get("FIRN_CONC_WRITERS", "8"))
 COMMITS = int(os.environ.get("FIRN_CONC_COMMITS", "100"))
@@ -86,7 +86,7 @@ def workload(server):
     catalog.create_table(ident, schema=ROW_SCHEMA, properties={"commit.retry.num-retries": "0"})
     args = [(catalog_properties(server), ident, w, COMMITS, MAX_ATTEMPTS) for w in range(WRITERS)]
     t0 = time.monotonic()
-    with mp.get_context("spawn").Pool(WRITERS) as pool:
+    with mp.get_context("spawn").Pool(WRITERS, initializer=die_with_parent) as pool:
         results = pool.map(write, args)
     print(
         f"\n{WRITERS} writers x {COMMITS} commits in {time.monotonic() - t0:.1f}s: "
