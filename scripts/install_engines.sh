@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Installs the query engines the engine tests (tests/engines) drive against Firn. Idempotent and
+# cached under ~/.cache/firn; quiet unless a step fails. Run scripts/install.sh first (it makes
+# the test venv this adds to).
+#   - DuckDB 1.5.5 with its iceberg/httpfs/avro extension wheels, pyspark 4.0.1: pip, into
+#     $FIRN_VENV, pinned in scripts/requirements-engines.txt. Re-installed when that file changes
+#     or install.sh rebuilt the venv.
+#   - Iceberg's Spark runtime and AWS bundle jars: Maven Central through mvn, into
+#     $FIRN_SPARK_JARS (default ~/.cache/firn/jars/spark-iceberg-<ver>).
+#   - Java 17 and Maven from apt when missing (Spark 4.0 runs on 17 or 21).
+# Prints nothing on success except timing lines; env: FIRN_ICEBERG_VERSION (default 1.10.1).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+FIRN_ICEBERG_VERSION="${FIRN_ICEBERG_VERSION:-1.10.1}"
+FIRN_SPARK_JARS="${FIRN_SPARK_JARS:-$FIRN_CACHE/jars/spark-iceberg-$FIRN_ICEBERG_VERSION}"
+REQUIREMENTS="$FIRN_ROOT/scripts/requirements-engines.txt"
+JAR_ARTIFACTS=(
+  "org.apache.iceberg:iceberg-spark-runtime-4.0_2.13:$FIRN_ICEBERG_VERSION"
+  "org.apache.iceberg:iceberg-aws-bundle:$FIRN_ICEBERG_VERSION"
+)
+# The dependency plugin bundled with Maven 3.8 is too old for -Dartifact=...:copy.
+DEP_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi
+}
+
+install_java() {
+  local missing=()
+  [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]] || missing+=(openjdk-17-jre-headless)
+  command -v mvn >/dev/null 2>&1 || missing+=(maven)
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  log "installing apt packages: ${missing[*]}"
+  run_quiet "apt-get update" as_root apt-get update -q
+  run_quiet "apt-get install" as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# The stamp holds the requirements' hash and install.sh's own venv stamp, so a rebuilt venv
+# (install.sh deletes and recreates it) gets the engines again.
+install_pip() {
+  [[ -x "$FIRN_VENV/bin/python" ]] || die "no test venv at $FIRN_VENV: run scripts/install.sh first"
+  local stamp="$FIRN_VENV/.firn-engines-stamp" want
+  want="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1) $(cat "$FIRN_VENV/.firn-stamp" 2>/dev/null)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then return 0; fi
+  log "installing engines into $FIRN_VENV"
+  run_quiet "pip install engines" "$FIRN_VENV/bin/pip" install -q --disable-pip-version-check \
+    -r "$REQUIREMENTS"
+  printf '%s' "$want" >"$stamp"
+}
+
+install_jars() {
+  local a name version file tmp
+  mkdir -p "$FIRN_SPARK_JARS"
+  for a in "${JAR_ARTIFACTS[@]}"; do
+    IFS=: read -r _ name version <<<"$a"
+    file="$FIRN_SPARK_JARS/$name-$version.jar"
+    [[ -s "$file" ]] && continue
+    log "fetching $a"
+    tmp="$(mktemp -d "$FIRN_SPARK_JARS/.fetch.XXXXXX")"
+    if ! run_quiet "mvn copy $name" mvn -B -q "$DEP_PLUGIN:copy" -Dartifact="$a" \
+        -DoutputDirectory="$tmp"; then
+      rm -rf "$tmp"
+      return 1
+    fi
+    mv "$tmp/$name-$version.jar" "$file"  # atomic: a half-fetched jar never has the final name
+    rm -rf "$tmp"
+  done
+}
+
+timed "install engines: java + maven" install_java
+timed "install engines: pip" install_pip
+timed "install engines: spark jars" install_jars

@@ -1,0 +1,339 @@
+"""Fixtures for the engine suite: real query engines (DuckDB, Spark, PyIceberg) against Firn.
+
+Each *backend* is one `firn serve` process with its own warehouse:
+  file  file://<data-dir>/warehouse (always available)
+  s3    s3://<bucket>/engines-<uuid> on the test bed's store, read from
+        $FIRN_TESTBED_RUN/s3.env (default /tmp/firn-testbed/s3.env, written by
+        scripts/testbed/start_s3.sh). Without it the s3 tests FAIL when CI=true and skip
+        otherwise, with the reason.
+Clients bring static store credentials (no credential vending yet) and no auth (none yet).
+
+The server process is the integration suite's FirnServer (imported, not copied), started with
+extra flags. One Spark session serves the whole run (starting one takes 15-20 s); each backend
+is a Spark catalog registered on first use.
+
+Environment:
+  FIRN_BIN            firn binary (default build/release/src/cli/firn)
+  FIRN_SPARK_JARS     folder with the Iceberg Spark runtime and AWS bundle jars
+                      (default ~/.cache/firn/jars/spark-iceberg-1.10.1, see install_engines.sh)
+  FIRN_TESTBED_RUN    where start_s3.sh wrote s3.env
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shlex
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+from pyiceberg.catalog.rest import RestCatalog
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+CATALOG_NAME = "firn"  # --catalog-name: the REST prefix and the warehouse name clients send
+ICEBERG_VERSION = "1.10.1"
+
+
+def _load_integration_conftest():
+    # Imported under its own name (both files are conftest.py); it imports its folder's modules.
+    folder = REPO_ROOT / "tests/integration"
+    sys.path.append(str(folder))
+    spec = importlib.util.spec_from_file_location("firn_integration_conftest", folder / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_itc = _load_integration_conftest()
+FirnServer = _itc.FirnServer
+http_headers = _itc.http_headers
+
+
+class EngineServer(FirnServer):
+    """FirnServer with extra flags and a scrubbed environment (no stray FIRN_* settings)."""
+
+    def __init__(self, data_dir: Path, log_path: Path, args: list[str], env: dict[str, str]):
+        super().__init__(data_dir, log_path)
+        self.reference = False  # the engine suite always runs Firn itself
+        self.extra_args = args
+        self.extra_env = env
+
+    def _command(self):
+        cmd, env = super()._command()
+        # s3.env exports FIRN_S3_*; Firn reads FIRN_* settings from its environment.
+        env = {k: v for k, v in env.items() if not k.startswith("FIRN_")}
+        env.update(self.extra_env)
+        return cmd + self.extra_args, env
+
+
+# ---------------------------------------------------------------------------------------------
+# The S3 test bed
+# ---------------------------------------------------------------------------------------------
+def s3_env_path() -> Path:
+    run = os.environ.get("FIRN_TESTBED_RUN") or os.path.join(
+        os.environ.get("TMPDIR", "/tmp"), "firn-testbed"
+    )
+    return Path(run) / "s3.env"
+
+
+def read_s3_env(path: Path) -> dict[str, str]:
+    """Parses the `export K=V` lines start_s3.sh writes."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"^\s*(?:export\s+)?(FIRN_S3_[A-Z_]+)=(.*)$", line)
+        if m:
+            value = shlex.split(m.group(2))
+            out[m.group(1)] = value[0] if value else ""
+    return out
+
+
+@dataclass
+class S3Store:
+    endpoint: str  # http://127.0.0.1:PORT
+    region: str
+    access_key: str
+    secret_key: str
+    bucket: str
+    flavor: str
+
+    @property
+    def host_port(self) -> str:
+        return re.sub(r"^https?://", "", self.endpoint).rstrip("/")
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends: one Firn server + how each engine talks to it
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Backend:
+    name: str  # "file" | "s3"
+    server: EngineServer
+    warehouse: str  # the warehouse URI Firn was started with
+    s3: S3Store | None = None
+    _spark_catalogs: set = field(default_factory=set)
+
+    @property
+    def uri(self) -> str:
+        return self.server.uri
+
+    # PyIceberg ------------------------------------------------------------------------------
+    def pyiceberg_properties(self) -> dict[str, str]:
+        props = {"uri": self.uri, "warehouse": CATALOG_NAME}
+        if self.s3:
+            props.update(
+                {
+                    "s3.endpoint": self.s3.endpoint,
+                    "s3.access-key-id": self.s3.access_key,
+                    "s3.secret-access-key": self.s3.secret_key,
+                    "s3.region": self.s3.region,
+                }
+            )
+        return props
+
+    def pyiceberg(self) -> RestCatalog:
+        return RestCatalog(f"firn_{self.name}", **self.pyiceberg_properties())
+
+    # DuckDB ---------------------------------------------------------------------------------
+    def duckdb(self, alias: str = "ice"):
+        """A new DuckDB connection with Firn attached as `alias` (extensions from the wheels)."""
+        import duckdb
+        import duckdb_extensions
+
+        ext_dir = Path(os.environ.get("FIRN_CACHE", Path.home() / ".cache/firn")) / "duckdb-ext"
+        con = duckdb.connect(
+            config={
+                "extension_directory": str(ext_dir),
+                "autoinstall_known_extensions": False,  # never reach for the network
+                "autoload_known_extensions": True,
+            }
+        )
+        for ext in ("httpfs", "avro", "iceberg"):
+            duckdb_extensions.import_extension(ext, con=con)
+            con.execute(f"LOAD {ext}")
+        if self.s3:
+            con.execute(
+                "CREATE SECRET store (TYPE s3, KEY_ID ?, SECRET ?, REGION ?, ENDPOINT ?, "
+                "URL_STYLE 'path', USE_SSL false)",
+                [self.s3.access_key, self.s3.secret_key, self.s3.region, self.s3.host_port],
+            )
+        con.execute(
+            f"ATTACH '{CATALOG_NAME}' AS {alias} (TYPE iceberg, ENDPOINT '{self.uri}', "
+            "AUTHORIZATION_TYPE 'none', ACCESS_DELEGATION_MODE 'none')"
+        )
+        return con
+
+    # Spark ----------------------------------------------------------------------------------
+    def spark_catalog(self, spark) -> str:
+        """Registers this backend as Spark catalog `firn_<name>` (once) and returns that name."""
+        name = f"firn_{self.name}"
+        if name not in self._spark_catalogs:
+            conf = {
+                "": "org.apache.iceberg.spark.SparkCatalog",
+                ".type": "rest",
+                ".uri": self.uri,
+                ".warehouse": CATALOG_NAME,
+                # Every query sees the catalog's current state (other engines write too).
+                ".cache-enabled": "false",
+            }
+            if self.s3:
+                conf.update(
+                    {
+                        ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+                        ".s3.endpoint": self.s3.endpoint,
+                        ".s3.path-style-access": "true",
+                        ".client.region": self.s3.region,
+                        ".s3.access-key-id": self.s3.access_key,
+                        ".s3.secret-access-key": self.s3.secret_key,
+                    }
+                )
+            for key, value in conf.items():
+                spark.conf.set(f"spark.sql.catalog.{name}{key}", value)
+            self._spark_catalogs.add(name)
+        return name
+
+    # Raw REST -------------------------------------------------------------------------------
+    def load_table_json(self, namespace: str, table: str) -> dict:
+        r = requests.get(
+            f"{self.uri}/v1/{CATALOG_NAME}/namespaces/{namespace}/tables/{table}",
+            headers=http_headers(self.server),
+            timeout=30,
+        )
+        assert r.status_code == 200, f"load {namespace}.{table}: HTTP {r.status_code} {r.text}"
+        return r.json()
+
+
+def _start(tmp_path_factory, name: str, args: list[str], env: dict[str, str]) -> EngineServer:
+    base = tmp_path_factory.mktemp(f"firn-{name}")
+    srv = EngineServer(base / "data", base / "server.log", ["--catalog-name", CATALOG_NAME, *args], env)
+    _itc._servers.append(srv)  # the integration hook is not loaded here; ours reads this list
+    srv.start()
+    return srv
+
+
+def _stop(srv: EngineServer) -> None:
+    if srv.proc is not None:
+        srv.stop()
+    if srv in _itc._servers:
+        _itc._servers.remove(srv)
+
+
+@pytest.fixture(scope="session")
+def file_backend(tmp_path_factory):
+    srv = _start(tmp_path_factory, "file", [], {})
+    yield Backend("file", srv, srv.warehouse_dir.as_uri())
+    _stop(srv)
+
+
+@pytest.fixture(scope="session")
+def s3_store() -> S3Store:
+    path = s3_env_path()
+    if not path.is_file():
+        reason = (
+            f"no S3 test bed: {path} is missing (start one with scripts/testbed/start_s3.sh, "
+            "or run scripts/test_engines.sh)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    env = read_s3_env(path)
+    return S3Store(
+        endpoint=env["FIRN_S3_ENDPOINT"],
+        region=env.get("FIRN_S3_REGION", "us-east-1"),
+        access_key=env["FIRN_S3_ACCESS_KEY"],
+        secret_key=env["FIRN_S3_SECRET_KEY"],
+        bucket=env["FIRN_S3_BUCKET"],
+        flavor=env.get("FIRN_S3_FLAVOR", "?"),
+    )
+
+
+@pytest.fixture(scope="session")
+def s3_backend(tmp_path_factory, s3_store):
+    warehouse = f"s3://{s3_store.bucket}/engines-{uuid.uuid4().hex[:12]}"
+    args = [
+        "--warehouse", warehouse,
+        "--s3-endpoint", s3_store.endpoint,
+        "--s3-region", s3_store.region,
+        "--s3-access-key-id", s3_store.access_key,
+    ]
+    srv = _start(tmp_path_factory, "s3", args, {"FIRN_S3_SECRET_ACCESS_KEY": s3_store.secret_key})
+    yield Backend("s3", srv, warehouse, s3_store)
+    _stop(srv)
+
+
+@pytest.fixture(params=["file", "s3"])
+def backend(request) -> Backend:
+    return request.getfixturevalue(f"{request.param}_backend")
+
+
+# ---------------------------------------------------------------------------------------------
+# Spark: one session for the whole run
+# ---------------------------------------------------------------------------------------------
+def spark_jars() -> list[str]:
+    folder = Path(
+        os.environ.get(
+            "FIRN_SPARK_JARS", Path.home() / f".cache/firn/jars/spark-iceberg-{ICEBERG_VERSION}"
+        )
+    )
+    jars = [
+        folder / f"iceberg-spark-runtime-4.0_2.13-{ICEBERG_VERSION}.jar",
+        folder / f"iceberg-aws-bundle-{ICEBERG_VERSION}.jar",
+    ]
+    missing = [str(j) for j in jars if not j.is_file()]
+    if missing:
+        pytest.fail(f"Spark jars missing (run scripts/install_engines.sh): {missing}")
+    return [str(j) for j in jars]
+
+
+@pytest.fixture(scope="session")
+def spark():
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # don't pick a non-loopback address
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("firn-engines")
+        .config("spark.jars", ",".join(spark_jars()))
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.memory", "1g")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+        )
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def ns(backend, request) -> str:
+    """A namespace created (through PyIceberg) for this test only."""
+    base = re.sub(r"[^a-z0-9_]", "_", request.node.originalname.lower())[:30]
+    name = f"{base}_{uuid.uuid4().hex[:8]}"
+    backend.pyiceberg().create_namespace(name)
+    return name
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed:
+        for srv in list(_itc._servers):
+            rep.sections.append((f"server log tail ({srv.log_path})", srv.log_tail()))

@@ -1,0 +1,37 @@
+"""Small helpers shared by the engine tests: read a table back through each engine as sorted
+tuples, so results from different engines compare with ==."""
+
+from __future__ import annotations
+
+
+def pyiceberg_rows(catalog, identifier: str, columns: list[str]) -> list[tuple]:
+    """All rows of `identifier` as seen by PyIceberg (a fresh load), sorted."""
+    table = catalog.load_table(identifier)
+    arrow = table.scan(selected_fields=tuple(columns)).to_arrow()
+    data = arrow.to_pydict()
+    return sorted(zip(*(data[c] for c in columns)), key=_key)
+
+
+def duckdb_rows(con, sql: str) -> list[tuple]:
+    return sorted(con.execute(sql).fetchall(), key=_key)
+
+
+def spark_rows(spark, sql: str) -> list[tuple]:
+    return sorted((tuple(r) for r in spark.sql(sql).collect()), key=_key)
+
+
+def _key(row: tuple):
+    # None sorts first; mixed types never occur within one column here.
+    return tuple((v is not None, v) for v in row)
+
+
+def snapshot_chain(metadata: dict) -> list[dict]:
+    """Snapshots from the root to the current one, following parent-snapshot-id links."""
+    by_id = {s["snapshot-id"]: s for s in metadata.get("snapshots", [])}
+    chain, sid = [], metadata.get("current-snapshot-id")
+    while sid is not None and sid != -1:
+        snap = by_id.get(sid)
+        assert snap is not None, f"snapshot {sid} is referenced but not in the metadata"
+        chain.append(snap)
+        sid = snap.get("parent-snapshot-id")
+    return list(reversed(chain))
