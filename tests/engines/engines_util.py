@@ -26,12 +26,15 @@ def _key(row: tuple):
 
 
 def snapshot_chain(metadata: dict) -> list[dict]:
-    """Snapshots from the root to the current one, following parent-snapshot-id links."""
+    """Snapshots from the oldest kept ancestor to the current one, following parent links.
+
+    A parent id that is not in `snapshots` ends the chain (an expired ancestor)."""
     by_id = {s["snapshot-id"]: s for s in metadata.get("snapshots", [])}
     chain, sid = [], metadata.get("current-snapshot-id")
-    while sid is not None and sid != -1:
-        snap = by_id.get(sid)
-        assert snap is not None, f"snapshot {sid} is referenced but not in the metadata"
+    if sid is not None and sid != -1:
+        assert sid in by_id, f"current snapshot {sid} is not in the metadata"
+    while sid is not None and sid in by_id:
+        snap = by_id[sid]
         chain.append(snap)
         sid = snap.get("parent-snapshot-id")
     return list(reversed(chain))
