@@ -26,14 +26,19 @@ store_alive() {  # store_alive RUN_DIR: s3.env exists and its store process is r
   [[ -f "$1/s3.env" && -f "$1/s3.pid" ]] && kill -0 "$(cat "$1/s3.pid")" 2>/dev/null
 }
 
+rc=0
 started_s3=""
 stop_started_s3() {
   [[ -n "$started_s3" ]] || return 0
   FIRN_TESTBED_RUN="$started_s3" "$FIRN_ROOT/scripts/testbed/stop_s3.sh" || true
+  # Keep the store's data and log only when something failed.
+  if [[ $rc -eq 0 ]]; then rm -rf "$started_s3"; else log "engines: S3 store files kept in $started_s3"; fi
 }
 trap stop_started_s3 EXIT
 
-if [[ -n "${FIRN_TESTBED_RUN:-}" ]] && store_alive "$FIRN_TESTBED_RUN"; then
+existing="${FIRN_TESTBED_RUN:-${TMPDIR:-/tmp}/firn-testbed}"
+if store_alive "$existing"; then
+  export FIRN_TESTBED_RUN="$existing"
   log "engines: using the running S3 store described by $FIRN_TESTBED_RUN/s3.env"
 elif [[ "${FIRN_ENGINES_S3:-1}" != 0 ]]; then
   # A private run dir: never disturb a store someone else runs from the default one.
@@ -45,11 +50,8 @@ elif [[ "${FIRN_ENGINES_S3:-1}" != 0 ]]; then
   else
     log "engines: could not start the S3 store; s3 tests will fail (CI) or skip (locally)"
   fi
-else
-  export FIRN_TESTBED_RUN="${FIRN_TESTBED_RUN:-$(mktemp -d "${TMPDIR:-/tmp}/firn-engines-nos3.XXXXXX")}"
 fi
 
-rc=0
 "$FIRN_VENV/bin/python" -m pytest tests/engines -ra --junitxml="$RESULTS_DIR/engines.xml" "$@" || rc=$?
 [[ $rc -eq 5 ]] && log "pytest collected no engine tests"
 exit "$rc"

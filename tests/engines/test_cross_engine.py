@@ -34,6 +34,7 @@ class Outcome:
     gave_up: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # not a conflict: maybe committed, maybe not
     maybe: list[int] = field(default_factory=list)
+    conflict_sample: str = ""
 
 
 def _is_conflict(e: BaseException) -> bool:
@@ -55,6 +56,7 @@ def _writer(name: str, insert, outcome: Outcome, barrier: threading.Barrier, rec
             except Exception as e:  # noqa: BLE001 - classified below
                 if _is_conflict(e):
                     outcome.conflicts += 1
+                    outcome.conflict_sample = outcome.conflict_sample or str(e)[:300]
                     if reconnect:
                         reconnect()
                     time.sleep(rnd.uniform(0.02, 0.2))
@@ -114,6 +116,9 @@ def test_three_engines_write_concurrently_and_agree(backend, spark, ns):
     elapsed = time.monotonic() - t0
     summary = {w: (len(o.acked), o.conflicts, len(o.gave_up), len(o.errors)) for w, o in outcomes.items()}
     print(f"writers (acked, conflicts, gave_up, errors) in {elapsed:.1f}s: {summary}")
+    for w, o in outcomes.items():
+        if o.conflict_sample:
+            print(f"  {w} conflict, e.g.: {o.conflict_sample}")
 
     acked = sorted(i for o in outcomes.values() for i in o.acked)
     maybe = {i for o in outcomes.values() for i in o.maybe}
