@@ -12,6 +12,7 @@
 #include "http/server.h"
 #include "io/object_store.h"
 #include "rest/error_model.h"
+#include "rest/idempotency_guard.h"
 #include "rest/routes.h"
 #include "store/sqlite/sqlite_catalog_store.h"
 
@@ -94,8 +95,9 @@ int RunServer(ServerConfig config) {
   catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
   catalog::CatalogService service(*store, std::move(*objects), catalogs);
 
+  rest::IdempotencyGuard idempotency(**store, std::chrono::minutes(30));
   http::Router router(rest::ErrorFallbacks());
-  rest::AddAllRoutes(router, service);
+  rest::AddAllRoutes(router, service, &idempotency);
 
   http::ServerOptions options;
   options.host = listen->first;

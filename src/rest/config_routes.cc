@@ -12,9 +12,11 @@ void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& servi
   boost::json::array endpoints;
   for (const std::string& e : routes.endpoints()) endpoints.emplace_back(e);
   const catalog::CatalogRegistry& catalogs = service.catalogs();
+  const std::string lifetime =
+      routes.idempotency() ? routes.idempotency()->LifetimeIso8601() : std::string();
   routes.AddRootRoute(
       http::Method::kGet, "/config",
-      [endpoints, &catalogs](const http::Request& req, const http::PathParams&) {
+      [endpoints, lifetime, &catalogs](const http::Request& req, const http::PathParams&) {
         auto query = QueryParams::Parse(req.query);
         if (!query) return ErrorResponse(query.error());
         boost::json::object overrides;
@@ -29,6 +31,7 @@ void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& servi
         body["defaults"] = boost::json::object();
         body["overrides"] = std::move(overrides);
         body["endpoints"] = endpoints;
+        if (!lifetime.empty()) body["idempotency-key-lifetime"] = lifetime;
         return http::Response::Json(200, boost::json::serialize(body));
       });
 }

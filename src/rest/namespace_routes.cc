@@ -65,7 +65,8 @@ void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(store::Properties props, StringMap(*body, "properties"));
         FIRN_ASSIGN_OR_RETURN(store::Properties stored, service.CreateNamespace(ctx, ns, props));
         return NamespaceBody(ns, stored);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kGet, "/namespaces/{namespace}",
@@ -92,7 +93,8 @@ void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
         FIRN_RETURN_IF_ERROR(service.DropNamespace(ctx, ns));
         return Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kPost, "/namespaces/{namespace}/properties",
@@ -112,7 +114,8 @@ void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
         out["removed"] = StringsToJson(result.removed);
         out["missing"] = StringsToJson(result.missing);
         return Response::Json(200, boost::json::serialize(out));
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 }
 
 }  // namespace firn::rest

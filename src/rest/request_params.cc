@@ -19,6 +19,14 @@ Result<store::Identifier> IdentifierParam(const http::PathParams& params,
   return id;
 }
 
+Result<bool> BoolParam(const QueryParams& query, std::string_view name) {
+  auto value = query.Get(name);
+  if (!value || value->empty()) return false;
+  if (http::EqualsIgnoreCase(*value, "true")) return true;
+  if (http::EqualsIgnoreCase(*value, "false")) return false;
+  return Fail(ErrorKind::kBadRequest, "Invalid " + std::string(name) + ": must be true or false");
+}
+
 Result<store::PageRequest> PageParams(const QueryParams& query) {
   store::PageRequest page;
   if (auto token = query.Get("pageToken"); token && !token->empty()) {

@@ -12,6 +12,9 @@ Result<store::Namespace> NamespaceParam(const http::PathParams& params);
 // {namespace} + the name parameter `name_param` ("table" or "view").
 Result<store::Identifier> IdentifierParam(const http::PathParams& params,
                                           std::string_view name_param);
+// A boolean query flag, case-insensitive as Java parses it ("True" from Python clients);
+// absent or empty = false; anything else is a 400.
+Result<bool> BoolParam(const QueryParams& query, std::string_view name);
 // pageToken / pageSize; a pageSize that is not an integer ≥ 1 is a 400.
 Result<store::PageRequest> PageParams(const QueryParams& query);
 

@@ -50,14 +50,16 @@ std::string_view PathParam(const http::PathParams& params, std::string_view name
 }
 
 void RouteRegistrar::AddCatalogRoute(http::Method method, std::string_view tail,
-                                     CatalogHandler handler) {
+                                     CatalogHandler handler, KeyedRetries keyed) {
   endpoints_.push_back(std::string(http::MethodName(method)) + " /v1/{prefix}" +
                        std::string(tail));
-  auto wrapped = [handler = std::move(handler), &catalogs = catalogs_](
+  IdempotencyGuard* guard = keyed == KeyedRetries::kYes ? idempotency_ : nullptr;
+  auto wrapped = [handler = std::move(handler), &catalogs = catalogs_, guard](
                      const http::Request& req, const http::PathParams& params) {
     auto ctx = MakeContext(catalogs, req, params);
     if (!ctx) return Finish(req, std::unexpected(ctx.error()));
-    return Finish(req, handler(req, params, *ctx));
+    auto run = [&] { return Finish(req, handler(req, params, *ctx)); };
+    return guard ? guard->Run(req, ctx->scope, run) : run();
   };
   for (std::string_view base : kBases) {
     router_.Add(method, std::string(base) + "/{prefix}" + std::string(tail), wrapped);

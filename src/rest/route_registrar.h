@@ -15,6 +15,7 @@
 #include "catalog/request_context.h"
 #include "common/result.h"
 #include "http/router.h"
+#include "rest/idempotency_guard.h"
 
 namespace firn::rest {
 
@@ -23,11 +24,17 @@ using CatalogHandler = std::function<Result<http::Response>(
 
 class RouteRegistrar {
  public:
-  RouteRegistrar(http::Router& router, const catalog::CatalogRegistry& catalogs)
-      : router_(router), catalogs_(catalogs) {}
+  // `idempotency` may be null (Idempotency-Key then has no effect).
+  RouteRegistrar(http::Router& router, const catalog::CatalogRegistry& catalogs,
+                 IdempotencyGuard* idempotency)
+      : router_(router), catalogs_(catalogs), idempotency_(idempotency) {}
+
+  enum class KeyedRetries { kNo, kYes };  // does the route honour Idempotency-Key?
 
   // `tail` follows "/v1/{prefix}", e.g. "/namespaces/{namespace}". Advertised in endpoints.
-  void AddCatalogRoute(http::Method method, std::string_view tail, CatalogHandler handler);
+  void AddCatalogRoute(http::Method method, std::string_view tail, CatalogHandler handler,
+                       KeyedRetries keyed = KeyedRetries::kNo);
+  const IdempotencyGuard* idempotency() const { return idempotency_; }
   // A route outside any catalog (e.g. "/config"); also under /api/catalog. Not advertised.
   void AddRootRoute(http::Method method, std::string_view tail, http::Handler handler);
 
@@ -36,6 +43,7 @@ class RouteRegistrar {
  private:
   http::Router& router_;
   const catalog::CatalogRegistry& catalogs_;
+  IdempotencyGuard* idempotency_;
   std::vector<std::string> endpoints_;
 };
 

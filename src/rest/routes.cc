@@ -4,8 +4,9 @@
 
 namespace firn::rest {
 
-void AddAllRoutes(http::Router& router, catalog::CatalogService& service) {
-  RouteRegistrar routes(router, service.catalogs());
+void AddAllRoutes(http::Router& router, catalog::CatalogService& service,
+                  IdempotencyGuard* idempotency) {
+  RouteRegistrar routes(router, service.catalogs(), idempotency);
   AddNamespaceRoutes(routes, service);
   AddTableRoutes(routes, service);
   AddViewRoutes(routes, service);

@@ -9,8 +9,10 @@
 
 namespace firn::rest {
 
-// Registers all routes; the config route advertises exactly the catalog routes registered.
-void AddAllRoutes(http::Router& router, catalog::CatalogService& service);
+// Registers all routes; the config route advertises exactly the catalog routes registered,
+// and `idempotency-key-lifetime` when `idempotency` is given (it may be null).
+void AddAllRoutes(http::Router& router, catalog::CatalogService& service,
+                  IdempotencyGuard* idempotency);
 
 // Fallbacks that answer unknown routes and wrong methods with the Iceberg ErrorModel.
 http::Router::Fallbacks ErrorFallbacks();

@@ -132,7 +132,8 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(catalog::CreateTableRequest create, ParseCreateTable(req.body));
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.CreateTable(ctx, ns, create));
         return LoadTableResponse(table, SnapshotMode::kAll);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kPost, "/namespaces/{namespace}/register",
@@ -148,7 +149,8 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(LoadedTable table,
                               service.RegisterTable(ctx, {ns, name}, location, overwrite));
         return LoadTableResponse(table, SnapshotMode::kAll);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kGet, "/namespaces/{namespace}/tables/{table}",
@@ -190,7 +192,8 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(catalog::TableChange change, ParseTableChange(json, &id));
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.UpdateTable(ctx, change));
         return CommitTableResponse(table);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kDelete, "/namespaces/{namespace}/tables/{table}",
@@ -198,13 +201,11 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
           -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
         FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
-        const auto purge = query.Get("purgeRequested");
-        if (purge && *purge != "true" && *purge != "false" && !purge->empty()) {
-          return Fail(ErrorKind::kBadRequest, "Invalid purgeRequested: must be true or false");
-        }
-        FIRN_RETURN_IF_ERROR(service.DropTable(ctx, id, purge && *purge == "true"));
+        FIRN_ASSIGN_OR_RETURN(bool purge, BoolParam(query, "purgeRequested"));
+        FIRN_RETURN_IF_ERROR(service.DropTable(ctx, id, purge));
         return Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kPost, "/tables/rename",
@@ -216,7 +217,8 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(store::Identifier to, IdentifierField(*body, "destination"));
         FIRN_RETURN_IF_ERROR(service.RenameTable(ctx, from, to));
         return Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kPost, "/namespaces/{namespace}/tables/{table}/metrics",

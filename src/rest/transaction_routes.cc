@@ -25,7 +25,8 @@ void AddTransactionRoutes(RouteRegistrar& routes, catalog::CatalogService& servi
         }
         FIRN_RETURN_IF_ERROR(service.CommitTransaction(ctx, parsed));
         return http::Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 }
 
 }  // namespace firn::rest

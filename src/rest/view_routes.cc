@@ -111,7 +111,8 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
         if (name.empty()) return Fail(ErrorKind::kBadRequest, "Invalid view name: empty");
         FIRN_ASSIGN_OR_RETURN(LoadedView view, service.RegisterView(ctx, {ns, name}, location));
         return LoadViewResponse(view);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   // `referenced-by` is informational (authorization only) and not needed here.
   routes.AddCatalogRoute(
@@ -141,7 +142,8 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(catalog::ViewChange change, ParseViewChange(json, id));
         FIRN_ASSIGN_OR_RETURN(LoadedView view, service.ReplaceView(ctx, change));
         return LoadViewResponse(view);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kDelete, "/namespaces/{namespace}/views/{view}",
@@ -150,7 +152,8 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "view"));
         FIRN_RETURN_IF_ERROR(service.DropView(ctx, id));
         return Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 
   routes.AddCatalogRoute(
       Method::kPost, "/views/rename",
@@ -162,7 +165,8 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(store::Identifier to, IdentifierField(*body, "destination"));
         FIRN_RETURN_IF_ERROR(service.RenameView(ctx, from, to));
         return Response::Empty(204);
-      });
+      },
+      RouteRegistrar::KeyedRetries::kYes);
 }
 
 }  // namespace firn::rest

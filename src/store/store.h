@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "store/idempotency_store.h"
 
 namespace firn::store {
 
@@ -76,9 +77,10 @@ struct MetricsReport {
   int64_t received_ms = 0;
 };
 
-class CatalogStore {
+// Also an IdempotencyStore (idempotency_store.h): one database holds both.
+class CatalogStore : public IdempotencyStore {
  public:
-  virtual ~CatalogStore() = default;
+  ~CatalogStore() override = default;
 
   // Namespaces.
   virtual Status CreateNamespace(const CatalogScope& scope, const Namespace& ns,

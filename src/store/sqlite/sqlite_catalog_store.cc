@@ -10,6 +10,7 @@
 #include "store/sqlite/sqlite_connection_pool.h"
 #include "store/sqlite/sqlite_group_writer.h"
 #include "store/sqlite/sqlite_migrations.h"
+#include "store/idempotency_codec.h"
 #include "store/store_errors.h"
 #include "store/store_keys.h"
 
@@ -91,6 +92,16 @@ constexpr std::string_view kRenameObject =
 constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+constexpr std::string_view kLoadIdempotency =
+    "SELECT operation, status, headers_json, body, created_ms FROM idempotency_records "
+    "WHERE realm = ?1 AND catalog = ?2 AND idem_key = ?3";
+// The first record for a key wins.
+constexpr std::string_view kSaveIdempotency =
+    "INSERT INTO idempotency_records (realm, catalog, idem_key, operation, status, headers_json, "
+    "body, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
+constexpr std::string_view kDeleteIdempotencyBefore =
+    "DELETE FROM idempotency_records WHERE created_ms < ?1";
 
 }  // namespace sql
 
@@ -410,6 +421,47 @@ class SqliteCatalogStore final : public CatalogStore {
         }
       }
       return Ok();
+    });
+  }
+
+  Result<std::optional<IdempotencyRecord>> LoadIdempotencyRecord(
+      const CatalogScope& scope, const std::string& key) override {
+    return Read([&](SqliteConnection& conn) -> Result<std::optional<IdempotencyRecord>> {
+      FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kLoadIdempotency, scope));
+      stmt.Bind(3, key);
+      FIRN_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) return std::optional<IdempotencyRecord>();
+      IdempotencyRecord record;
+      record.operation = std::string(stmt.ColumnText(0));
+      record.status = static_cast<int>(stmt.ColumnInt(1));
+      FIRN_ASSIGN_OR_RETURN(record.headers, DecodeHeaders(stmt.ColumnText(2)));
+      record.body = std::string(stmt.ColumnText(3));
+      record.created_ms = stmt.ColumnInt(4);
+      return std::optional<IdempotencyRecord>(std::move(record));
+    });
+  }
+
+  Status SaveIdempotencyRecord(const CatalogScope& scope, const std::string& key,
+                               const IdempotencyRecord& record) override {
+    const std::string headers = EncodeHeaders(record.headers);
+    return Write([&](SqliteConnection& conn) -> Status {
+      FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kSaveIdempotency, scope));
+      stmt.Bind(3, key)
+          .Bind(4, record.operation)
+          .Bind(5, static_cast<int64_t>(record.status))
+          .Bind(6, headers)
+          .Bind(7, record.body)
+          .Bind(8, record.created_ms != 0 ? record.created_ms : NowMillis());
+      return stmt.Run();
+    });
+  }
+
+  Result<int64_t> DeleteIdempotencyRecordsBefore(int64_t created_before_ms) override {
+    return Write([&](SqliteConnection& conn) -> Result<int64_t> {
+      FIRN_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql::kDeleteIdempotencyBefore));
+      stmt.Bind(1, created_before_ms);
+      FIRN_RETURN_IF_ERROR(stmt.Run());
+      return conn.Changes();
     });
   }
 

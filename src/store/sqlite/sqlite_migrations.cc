@@ -12,7 +12,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // SQL is kept portable (no AUTOINCREMENT quirks, no JSON functions) so the PostgreSQL backend
 // can mirror it; see docs/db-schema.md.
-constexpr std::array<std::string_view, 1> kSteps = {
+constexpr std::array<std::string_view, 2> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -64,6 +64,21 @@ CREATE TABLE metrics_reports (
 );
 CREATE INDEX metrics_reports_by_table
   ON metrics_reports (realm, catalog, ns_key, table_name, received_ms);
+)sql",
+    // 2: finalized responses by Idempotency-Key (store/idempotency_store.h).
+    R"sql(
+CREATE TABLE idempotency_records (
+  realm         TEXT    NOT NULL,
+  catalog       TEXT    NOT NULL,
+  idem_key      TEXT    NOT NULL,
+  operation     TEXT    NOT NULL,
+  status        INTEGER NOT NULL,
+  headers_json  TEXT    NOT NULL,
+  body          TEXT    NOT NULL,
+  created_ms    INTEGER NOT NULL,
+  PRIMARY KEY (realm, catalog, idem_key)
+);
+CREATE INDEX idempotency_records_by_age ON idempotency_records (created_ms);
 )sql",
 };
 
