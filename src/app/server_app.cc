@@ -14,21 +14,32 @@
 #include "rest/error_model.h"
 #include "rest/idempotency_guard.h"
 #include "rest/routes.h"
+#include "store/postgres/postgres_catalog_store.h"
 #include "store/sqlite/sqlite_catalog_store.h"
 
 namespace firn::app {
 namespace {
 
-Result<std::shared_ptr<store::CatalogStore>> OpenStore(const std::string& url) {
+// `password` (db_password / FIRN_DB_PASSWORD / db_password_file) goes to libpq only; the URL
+// that gets logged never holds it (Finalize moves an inline one out).
+Result<std::shared_ptr<store::CatalogStore>> OpenStore(const std::string& url,
+                                                       const Secret& password) {
   constexpr std::string_view kSqlite = "sqlite://";
   if (url.starts_with(kSqlite)) {
     auto opened = store::OpenSqliteStore(url.substr(kSqlite.size()));
     if (!opened) return std::unexpected(opened.error());
     return std::shared_ptr<store::CatalogStore>(std::move(*opened));
   }
+  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
+    store::postgres::PostgresOptions options;
+    options.password = password;
+    auto opened = store::OpenPostgresStore(url, options);
+    if (!opened) return std::unexpected(opened.error());
+    return std::shared_ptr<store::CatalogStore>(std::move(*opened));
+  }
   return Fail(ErrorKind::kIllegalArgument,
-              "Unsupported database URL (expected sqlite:///path): scheme of " +
-                  url.substr(0, url.find(':')));
+              "Unsupported database URL (expected sqlite:///path or postgresql://...): scheme "
+              "of " + url.substr(0, url.find(':')));
 }
 
 Result<std::unique_ptr<io::ObjectStore>> OpenObjectStore(const ServerConfig& config) {
@@ -86,7 +97,7 @@ int RunServer(ServerConfig config) {
   if (auto st = Finalize(config); !st) return fail(st.error());
   auto listen = SplitListen(config.listen);
   if (!listen) return fail(listen.error());
-  auto store = OpenStore(config.db_url);
+  auto store = OpenStore(config.db_url, config.db_password);
   if (!store) return fail(store.error());
 
   auto objects = OpenObjectStore(config);

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "common/macros.h"
+#include "store/postgres/postgres_catalog_store.h"
 
 namespace firn::app {
 namespace {
@@ -75,6 +76,8 @@ const std::map<std::string, Setter>& Setters() {
       {"data_dir", StringSetter(&ServerConfig::data_dir)},
       {"listen", StringSetter(&ServerConfig::listen)},
       {"db", StringSetter(&ServerConfig::db_url)},
+      {"db_password", SecretSetter(&ServerConfig::db_password)},
+      {"db_password_file", SecretFileSetter("db_password_file", &ServerConfig::db_password)},
       {"warehouse", StringSetter(&ServerConfig::warehouse)},
       {"catalog_name", StringSetter(&ServerConfig::catalog_name)},
       {"log_level", StringSetter(&ServerConfig::log_level)},
@@ -167,6 +170,11 @@ Status Finalize(ServerConfig& config) {
   const std::string abs = std::filesystem::absolute(config.data_dir).lexically_normal().string();
   config.data_dir = abs;
   if (config.db_url.empty()) config.db_url = "sqlite://" + abs + "/firn.db";
+  if (config.db_url.starts_with("postgresql://") || config.db_url.starts_with("postgres://")) {
+    Secret inline_password;
+    config.db_url = store::TakePasswordFromUrl(config.db_url, inline_password);
+    if (config.db_password.empty()) config.db_password = std::move(inline_password);
+  }
   if (config.warehouse.empty()) config.warehouse = "file://" + abs + "/warehouse";
   while (config.warehouse.size() > 1 && config.warehouse.back() == '/') config.warehouse.pop_back();
   if (config.catalog_name.empty()) {

@@ -13,7 +13,9 @@ namespace firn::app {
 struct ServerConfig {
   std::string data_dir = ".firn";
   std::string listen = "127.0.0.1:8181";
-  std::string db_url;     // "sqlite:///abs/path"; default <data-dir>/firn.db
+  std::string db_url;     // "sqlite:///abs/path" or "postgresql://user@host/db"; default
+                          // sqlite://<data-dir>/firn.db. Never holds a password (see Finalize).
+  Secret db_password;     // PostgreSQL password: db_password_file or FIRN_DB_PASSWORD
   std::string warehouse;  // default file://<abs data-dir>/warehouse
   std::string catalog_name = "default";
   std::string log_level = "info";
@@ -39,7 +41,8 @@ Status ApplyConfigFile(const std::string& path, ServerConfig& config);
 Status ApplyEnvironment(ServerConfig& config);
 // Applies one setting by its name (as in the config file).
 Status ApplySetting(const std::string& key, const std::string& value, ServerConfig& config);
-// Fills derived defaults (db_url, warehouse) and checks values.
+// Fills derived defaults (db_url, warehouse) and checks values. A password inside a
+// postgresql:// db_url is moved into db_password (unless one is set) so the URL can be logged.
 Status Finalize(ServerConfig& config);
 
 }  // namespace firn::app
