@@ -37,14 +37,18 @@ Result<PgConnectionPool::Lease> PgConnectionPool::Acquire(bool check_alive) {
 }
 
 void PgConnectionPool::Release(std::unique_ptr<PgConnection> conn) {
-  std::lock_guard lock(mu_);
-  if (conn->IsBroken() || conn->InTransaction()) {
-    --open_;
-    conn.reset();  // closes it; cheap (no server round trip when broken)
-  } else {
-    idle_.push_back(std::move(conn));
+  std::unique_ptr<PgConnection> discard;
+  {
+    std::lock_guard lock(mu_);
+    if (conn->IsBroken() || conn->InTransaction()) {
+      --open_;
+      discard = std::move(conn);
+    } else {
+      idle_.push_back(std::move(conn));
+    }
   }
   freed_.notify_one();
+  // Closed outside the lock: PQfinish may still write a goodbye to the socket.
 }
 
 int PgConnectionPool::OpenCount() {
