@@ -10,7 +10,7 @@ APT_PACKAGES=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libcurl4-openssl-dev libssl-dev libsqlite3-dev sqlite3 zlib1g-dev
   libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libavro-dev libpq-dev wrk
+  libavro-dev libpq-dev postgresql-15 wrk maven openjdk-17-jdk-headless
 )
 PYTHON="${FIRN_PYTHON:-python3.11}"
 REQUIREMENTS="$FIRN_ROOT/scripts/requirements-test.txt"

@@ -1,6 +1,7 @@
 // SQLite backend: runs the contract suite and checks what only SQLite has (WAL, schema
 // versioning, lock timeouts), and reports the cost of a durable commit.
 #include "store/sqlite/sqlite_catalog_store.h"
+#include "store/sqlite/sqlite_migrations.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -83,7 +84,8 @@ TEST(SqliteCatalogStoreTest, DatabaseIsInWalModeWithSchemaVersion) {
   ASSERT_TRUE(store);
   RawDb raw(backend.db_path());
   EXPECT_EQ(RawQuery(raw.db, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(RawQuery(raw.db, "PRAGMA user_version"), "1");
+  EXPECT_EQ(RawQuery(raw.db, "PRAGMA user_version"),
+            std::to_string(sqlite::LatestSchemaVersion()));
 }
 
 TEST(SqliteCatalogStoreTest, RefusesNewerSchemaVersionAndLeavesItUntouched) {
