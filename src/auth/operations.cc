@@ -109,8 +109,6 @@ constexpr ActionPrivilege kActions[] = {
     {"remove-properties", P::kTABLE_REMOVE_PROPERTIES},
     {"set-statistics", P::kTABLE_SET_STATISTICS},
     {"remove-statistics", P::kTABLE_REMOVE_STATISTICS},
-    {"set-partition-statistics", P::kTABLE_SET_STATISTICS},
-    {"remove-partition-statistics", P::kTABLE_REMOVE_STATISTICS},
     {"remove-partition-specs", P::kTABLE_REMOVE_PARTITION_SPECS},
 };
 
