@@ -1,7 +1,5 @@
 #include "auth/jwks.h"
 
-#include "common/macros.h"
-
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/param_build.h>
@@ -9,6 +7,7 @@
 #include <boost/json/parse.hpp>
 
 #include "auth/base64url.h"
+#include "common/macros.h"
 
 namespace firn::auth {
 namespace {

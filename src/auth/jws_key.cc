@@ -1,7 +1,5 @@
 #include "auth/jws_key.h"
 
-#include "common/macros.h"
-
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -11,6 +9,8 @@
 
 #include <cstring>
 #include <vector>
+
+#include "common/macros.h"
 
 namespace firn::auth {
 namespace {

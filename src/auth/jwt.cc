@@ -1,7 +1,5 @@
 #include "auth/jwt.h"
 
-#include "common/macros.h"
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -10,6 +8,7 @@
 #include <limits>
 
 #include "auth/base64url.h"
+#include "common/macros.h"
 
 namespace firn::auth {
 namespace {

@@ -1,12 +1,11 @@
 #include "auth/key_ring.h"
 
-#include "common/macros.h"
-
 #include <openssl/rand.h>
 
 #include <algorithm>
 
 #include "auth/base64url.h"
+#include "common/macros.h"
 
 namespace firn::auth {
 
