@@ -23,7 +23,8 @@ namespace firn::catalog {
 using store::ObjectKind;
 
 namespace {
-constexpr size_t kMetadataCacheBytes = 256u << 20;
+// Bounds memory, not correctness: entries are immutable, a miss is one object-store read.
+constexpr size_t kMetadataCacheBytes = 64u << 20;
 
 std::string StripTrailingSlash(std::string s) {
   while (s.size() > 1 && s.back() == '/') s.pop_back();
@@ -249,10 +250,12 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   p.new_location = metadata::NewMetadataLocation(
       applied.metadata, p.base_location ? std::optional<std::string_view>(*p.base_location)
                                         : std::nullopt);
+  std::string json = metadata::SerializeTableMetadata(applied.metadata);
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(
-      p.new_location, metadata::EncodeMetadataFile(applied.metadata, p.new_location)));
+      p.new_location,
+      metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json));
   p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
-  p.result = MakeCachedTable(p.new_location, std::move(applied.metadata));
+  p.result = MakeCachedTable(p.new_location, std::move(applied.metadata), std::move(json));
   return p;
 }
 

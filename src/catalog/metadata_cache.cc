@@ -38,23 +38,33 @@ metadata::TableMetadata RefsOnly(const metadata::TableMetadata& m) {
   return out;
 }
 
+bool AllSnapshotsReferenced(const metadata::TableMetadata& m) {
+  std::set<int64_t> referenced;
+  for (const auto& [name, ref] : m.refs) referenced.insert(ref.snapshot_id);
+  if (m.current_snapshot_id) referenced.insert(*m.current_snapshot_id);
+  for (const auto& s : m.snapshots) {
+    if (!referenced.contains(s.snapshot_id)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
-                                                   metadata::TableMetadata metadata) {
-  auto t = std::make_shared<CachedTable>();
-  t->json_all = metadata::SerializeTableMetadata(metadata);
-  const bool all_referenced = [&] {
-    std::set<int64_t> referenced;
-    for (const auto& [name, ref] : metadata.refs) referenced.insert(ref.snapshot_id);
-    if (metadata.current_snapshot_id) referenced.insert(*metadata.current_snapshot_id);
-    for (const auto& s : metadata.snapshots) {
-      if (!referenced.contains(s.snapshot_id)) return false;
+const std::string& CachedTable::JsonRefs() const {
+  std::call_once(refs_once_, [this] {
+    if (!AllSnapshotsReferenced(metadata)) {
+      json_refs_ = metadata::SerializeTableMetadata(RefsOnly(metadata));
     }
-    return true;
-  }();
-  t->json_refs = all_referenced ? t->json_all
-                                : metadata::SerializeTableMetadata(RefsOnly(metadata));
+  });
+  return json_refs_.empty() ? json_all : json_refs_;
+}
+
+std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
+                                                   metadata::TableMetadata metadata,
+                                                   std::string json_all) {
+  auto t = std::make_shared<CachedTable>();
+  t->json_all = json_all.empty() ? metadata::SerializeTableMetadata(metadata)
+                                 : std::move(json_all);
   t->etag_all = MakeEtag(location, "snapshots=all");
   t->etag_refs = MakeEtag(location, "snapshots=refs");
   t->location = std::move(location);

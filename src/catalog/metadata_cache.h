@@ -9,6 +9,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -20,14 +21,23 @@ namespace firn::catalog {
 struct CachedTable {
   std::string location;
   metadata::TableMetadata metadata;
-  std::string json_all;   // metadata JSON with every snapshot
-  std::string json_refs;  // metadata JSON with only referenced snapshots (snapshots=refs)
+  std::string json_all;  // metadata JSON with every snapshot
   std::string etag_all;
   std::string etag_refs;
+
+  // Metadata JSON with only referenced snapshots (snapshots=refs), built on first use: most
+  // versions are never loaded that way, so committing does not pay for it.
+  const std::string& JsonRefs() const;
+
+ private:
+  mutable std::once_flag refs_once_;
+  mutable std::string json_refs_;  // empty = same as json_all
 };
 
+// `json_all` may be passed when the caller already serialised `metadata` (commit path).
 std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
-                                                   metadata::TableMetadata metadata);
+                                                   metadata::TableMetadata metadata,
+                                                   std::string json_all = {});
 
 class MetadataCache {
  public:
@@ -41,8 +51,9 @@ class MetadataCache {
     std::shared_ptr<const CachedTable> entry;
     std::list<std::string>::iterator lru_pos;
   };
+  // Parsed metadata costs about as much as its JSON; refs JSON, when built, at most as much.
   static size_t Cost(const CachedTable& t) {
-    return t.json_all.size() + t.json_refs.size() + 2 * t.location.size() + 256;
+    return 3 * t.json_all.size() + 2 * t.location.size() + 256;
   }
 
   const size_t max_bytes_;

@@ -26,7 +26,7 @@ enum class SnapshotMode { kAll, kRefs };
 // LoadTableResult, assembled from cached bytes: no re-serialisation of the metadata.
 Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode) {
   const catalog::CachedTable& c = *t.table;
-  const std::string& metadata_json = mode == SnapshotMode::kRefs ? c.json_refs : c.json_all;
+  const std::string& metadata_json = mode == SnapshotMode::kRefs ? c.JsonRefs() : c.json_all;
   std::string body;
   body.reserve(metadata_json.size() + t.metadata_location.size() + 64);
   body += R"({"metadata-location":)";
