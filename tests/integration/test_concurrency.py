@@ -97,7 +97,7 @@ def workload(server):
     return ident, results
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_every_acknowledged_commit_is_one_snapshot_and_one_version(workload, catalog):
     ident, results = workload
     acked = sum(len(r["acked"]) for r in results)
@@ -122,7 +122,7 @@ def test_every_acknowledged_commit_is_one_snapshot_and_one_version(workload, cat
     assert len(chain) == acked + 1, f"{len(chain)} metadata versions for {acked} commits + create"
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 @pytest.mark.firn_only("the reference server leaves the files of refused commits behind")
 def test_refused_commits_leave_no_metadata_files(workload, catalog):
     ident, _ = workload
