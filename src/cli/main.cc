@@ -1,9 +1,10 @@
-// firn: one binary, several subcommands (serve today; bootstrap, admin, recover, verify and
-// replicate arrive with their issues).
+// firn: one binary, several subcommands (serve, admin backup/copy-store; bootstrap, recover,
+// verify and replicate arrive with their issues).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
+#include "app/admin_commands.h"
 #include "app/server_app.h"
 #include "app/server_config.h"
 
@@ -35,6 +36,30 @@ int main(int argc, char** argv) {
   serve->add_option("--s3-access-key-id", s3_access_key_id, "S3 access key id");
   serve->add_option("--s3-secret-access-key-file", s3_secret_file,
                     "File holding the S3 secret key (or env FIRN_S3_SECRET_ACCESS_KEY)");
+
+  auto* admin = app.add_subcommand("admin", "Administer a catalog database");
+  admin->require_subcommand(1);
+  std::string backup_db, backup_to;
+  auto* backup = admin->add_subcommand(
+      "backup",
+      "Online consistent copy of a SQLite catalog database (SQLite backup API); safe while "
+      "firn serve commits. For PostgreSQL use pg_dump (docs/postgres.md)");
+  backup->add_option("--db", backup_db, "Source database URL: sqlite:///path")->required();
+  backup->add_option("--to", backup_to, "Path of the copy (must not exist)")->required();
+
+  firn::app::CopyStoreArgs copy_args;
+  auto* copy_store = admin->add_subcommand(
+      "copy-store",
+      "Copy every catalog (namespaces with properties, table and view pointers) from one "
+      "database to another, e.g. SQLite to PostgreSQL. Metadata files are not moved");
+  copy_store->add_option("--from", copy_args.from_url, "Source database URL")->required();
+  copy_store->add_option("--to", copy_args.to_url, "Destination database URL")->required();
+  copy_store->add_option("--from-password-file", copy_args.from_password_file,
+                         "PostgreSQL password file for --from (else FIRN_DB_PASSWORD)");
+  copy_store->add_option("--to-password-file", copy_args.to_password_file,
+                         "PostgreSQL password file for --to (else FIRN_DB_PASSWORD)");
+  copy_store->add_flag("--force", copy_args.force,
+                       "Copy into a non-empty destination (replaces pointers it holds)");
 
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
@@ -71,5 +96,7 @@ int main(int argc, char** argv) {
     }
     return firn::app::RunServer(std::move(config));
   }
+  if (backup->parsed()) return firn::app::RunAdminBackup(backup_db, backup_to);
+  if (copy_store->parsed()) return firn::app::RunAdminCopyStore(copy_args);
   return 0;
 }

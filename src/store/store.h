@@ -119,6 +119,10 @@ class CatalogStore : public IdempotencyStore {
                                    const std::vector<PointerSwap>& swaps) = 0;
 
   virtual Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) = 0;
+
+  // Every (realm, catalog) holding at least one namespace, sorted by realm then catalog.
+  // For admin tools that walk a whole database (firn admin copy-store); not a hot path.
+  virtual Result<std::vector<CatalogScope>> ListCatalogScopes() = 0;
 };
 
 }  // namespace firn::store

@@ -103,6 +103,10 @@ constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
+// Objects need their namespace (foreign key), so namespaces name every used scope.
+constexpr std::string_view kListCatalogScopes =
+    "SELECT DISTINCT realm, catalog FROM namespaces ORDER BY realm, catalog";
+
 constexpr std::string_view kLoadIdempotency =
     "SELECT operation, status, headers_json, body, created_ms FROM idempotency_records "
     "WHERE realm = $1 AND catalog = $2 AND idem_key = $3";
@@ -436,6 +440,17 @@ class PostgresCatalogStore final : public CatalogStore {
                          report.received_ms != 0 ? report.received_ms : NowMillis()}),
           OnLoss::kOutcomeUnknown));
       return Ok();
+    });
+  }
+
+  Result<std::vector<CatalogScope>> ListCatalogScopes() override {
+    return Run(Mode::kRead, [&](PgConnection& conn) -> Result<std::vector<CatalogScope>> {
+      FIRN_ASSIGN_OR_RETURN(PgResult res, conn.Execute(sql::kListCatalogScopes, {}));
+      std::vector<CatalogScope> scopes;
+      for (int row = 0; row < res.Rows(); ++row) {
+        scopes.push_back({std::string(res.Text(row, 0)), std::string(res.Text(row, 1))});
+      }
+      return scopes;
     });
   }
 

@@ -93,6 +93,10 @@ constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
+// Objects need their namespace (foreign key), so namespaces name every used scope.
+constexpr std::string_view kListCatalogScopes =
+    "SELECT DISTINCT realm, catalog FROM namespaces ORDER BY realm, catalog";
+
 constexpr std::string_view kLoadIdempotency =
     "SELECT operation, status, headers_json, body, created_ms FROM idempotency_records "
     "WHERE realm = ?1 AND catalog = ?2 AND idem_key = ?3";
@@ -474,6 +478,19 @@ class SqliteCatalogStore final : public CatalogStore {
           .Bind(6, report.json)
           .Bind(7, report.received_ms != 0 ? report.received_ms : NowMillis());
       return stmt.Run();
+    });
+  }
+
+  Result<std::vector<CatalogScope>> ListCatalogScopes() override {
+    return Read([&](SqliteConnection& conn) -> Result<std::vector<CatalogScope>> {
+      FIRN_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql::kListCatalogScopes));
+      std::vector<CatalogScope> scopes;
+      while (true) {
+        FIRN_ASSIGN_OR_RETURN(bool row, stmt.Step());
+        if (!row) break;
+        scopes.push_back({std::string(stmt.ColumnText(0)), std::string(stmt.ColumnText(1))});
+      }
+      return scopes;
     });
   }
 

@@ -1,0 +1,84 @@
+#include "app/admin_commands.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/admin_copy_store.h"
+#include "app/admin_store.h"
+#include "store/sqlite/sqlite_backup.h"
+
+namespace firn::app {
+namespace {
+
+int Failed(const Error& e) {
+  std::cerr << "firn admin: " << e.message << "\n";
+  if (!e.detail.empty()) std::cerr << "  (" << e.detail << ")\n";
+  return 1;
+}
+
+// The file's content without trailing newlines; else FIRN_DB_PASSWORD; else empty.
+Result<Secret> ReadPassword(const std::string& file) {
+  if (file.empty()) {
+    const char* env = std::getenv("FIRN_DB_PASSWORD");
+    return Secret(env == nullptr ? "" : env);
+  }
+  std::ifstream in(file);
+  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read password file " + file);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string value = buffer.str();
+  while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
+  return Secret(std::move(value));
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int RunAdminBackup(const std::string& db_url, const std::string& to) {
+  auto from = SqlitePathOfUrl(db_url);
+  if (!from) {
+    return Failed(Error(ErrorKind::kIllegalArgument,
+                        from.error().message +
+                            " (for PostgreSQL use pg_dump; see docs/postgres.md)"));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto stats = store::sqlite::BackupSqliteDatabase(*from, to);
+  if (!stats) return Failed(stats.error());
+  std::cout << "backed up " << *from << " to " << to << ": " << stats->pages << " pages, "
+            << stats->bytes << " bytes, " << SecondsSince(start) << " s\n";
+  return 0;
+}
+
+int RunAdminCopyStore(const CopyStoreArgs& args) {
+  auto from_password = ReadPassword(args.from_password_file);
+  if (!from_password) return Failed(from_password.error());
+  auto to_password = ReadPassword(args.to_password_file);
+  if (!to_password) return Failed(to_password.error());
+  if (args.from_url == args.to_url) {
+    return Failed(Error(ErrorKind::kIllegalArgument, "--from and --to name the same database"));
+  }
+  auto from = OpenStoreByUrl(args.from_url, *from_password);
+  if (!from) return Failed(from.error());
+  auto to = OpenStoreByUrl(args.to_url, *to_password);
+  if (!to) return Failed(to.error());
+
+  const auto start = std::chrono::steady_clock::now();
+  CopyStoreOptions options;
+  options.force = args.force;
+  options.progress = [](const std::string& line) { std::cout << line << "\n"; };
+  auto stats = CopyStore(**from, **to, options);
+  if (!stats) return Failed(stats.error());
+  std::cout << "copied " << RedactedUrl(args.from_url) << " to " << RedactedUrl(args.to_url)
+            << ": " << stats->catalogs << " catalogs, " << stats->namespaces << " namespaces, "
+            << stats->tables << " tables, " << stats->views << " views, " << SecondsSince(start)
+            << " s\n";
+  return 0;
+}
+
+}  // namespace firn::app

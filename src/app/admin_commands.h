@@ -1,0 +1,25 @@
+// The `firn admin …` commands: argument handling already done by the CLI, these run the work,
+// print a short summary to stdout (errors to stderr) and return the process exit code
+// (0 done, 1 failed). Passwords are never printed.
+// Thread-safety: run once, from main.
+#pragma once
+
+#include <string>
+
+namespace firn::app {
+
+// firn admin backup --db sqlite:///src.db --to /path/copy.db
+int RunAdminBackup(const std::string& db_url, const std::string& to);
+
+struct CopyStoreArgs {
+  std::string from_url;
+  std::string to_url;
+  std::string from_password_file;  // PostgreSQL password files (else FIRN_DB_PASSWORD, URL,
+  std::string to_password_file;    // or libpq's PGPASSWORD / ~/.pgpass)
+  bool force = false;
+};
+
+// firn admin copy-store --from URL --to URL [--force]
+int RunAdminCopyStore(const CopyStoreArgs& args);
+
+}  // namespace firn::app
