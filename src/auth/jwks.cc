@@ -88,7 +88,9 @@ Result<PkeyPtr> RsaKey(const boost::json::object& jwk) {
 }
 
 Result<PkeyPtr> EcKey(const boost::json::object& jwk) {
-  if (StrMember(jwk, kCrv) != "P-256") return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
+  if (StrMember(jwk, kCrv) != "P-256") {
+    return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
+  }
   FIRN_ASSIGN_OR_RETURN(std::string x, B64Member(jwk, kX));
   FIRN_ASSIGN_OR_RETURN(std::string y, B64Member(jwk, kY));
   if (x.size() != 32 || y.size() != 32) return Bad("P-256 coordinates must be 32 bytes");
@@ -106,7 +108,9 @@ Result<PkeyPtr> EcKey(const boost::json::object& jwk) {
 }
 
 Result<PkeyPtr> OkpKey(const boost::json::object& jwk) {
-  if (StrMember(jwk, kCrv) != "Ed25519") return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
+  if (StrMember(jwk, kCrv) != "Ed25519") {
+    return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
+  }
   FIRN_ASSIGN_OR_RETURN(std::string x, B64Member(jwk, kX));
   if (x.size() != 32) return Bad("Ed25519 x must be 32 bytes");
   EVP_PKEY* raw = EVP_PKEY_new_raw_public_key(
@@ -164,7 +168,9 @@ Result<VerificationKey> ParseJwk(const boost::json::object& jwk) {
 Result<JwkSet> ParseJwks(std::string_view json) {
   boost::system::error_code ec;
   boost::json::value doc = boost::json::parse(json, ec);
-  if (ec || !doc.is_object()) return Fail(ErrorKind::kBadRequest, "Invalid JWKS: not a JSON object");
+  if (ec || !doc.is_object()) {
+    return Fail(ErrorKind::kBadRequest, "Invalid JWKS: not a JSON object");
+  }
   const auto* keys = doc.as_object().if_contains(kKeys);
   if (keys == nullptr || !keys->is_array()) {
     return Fail(ErrorKind::kBadRequest, "Invalid JWKS: missing 'keys' array");

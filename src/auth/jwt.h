@@ -3,9 +3,9 @@
 // Contract: pure functions over immutable inputs; thread-safe. Verification failures are
 // ErrorKind::kNotAuthorized with a short client-safe message ("Invalid token: <reason>");
 // the detail carries more for the log and never contains the token. Verification order:
-// size → structure → base64url → header JSON → alg allow-list → key by kid → alg equals the
-// key's pinned alg → signature → claims JSON → exp/nbf/iat (with leeway) → iss → aud. Claims
-// are never trusted before the signature checks out.
+// size → structure → base64url → header JSON → alg allow-list → key by kid → alg equals
+// the key's pinned alg → signature → claims JSON → exp/nbf/iat (with leeway) → iss → aud.
+// Claims are never trusted before the signature checks out.
 #pragma once
 
 #include <cstdint>

@@ -219,16 +219,14 @@ TEST_F(AuthorizerTest, RejectsGrantsThatDoNotApplyToTheSecurable) {
   EXPECT_TRUE(b_.Grant(Namespace({"a"}), "reader", P::kTABLE_CREATE));
 }
 
-TEST(PrivilegeTest, NamesRoundTripAndImplicationIsOneLevel) {
+TEST(PrivilegeTest, NamesRoundTripAndImplicationIsDirectional) {
   for (int i = 0; i < kPrivilegeCount; ++i) {
     auto p = static_cast<Privilege>(i);
     EXPECT_EQ(ParsePrivilege(PrivilegeName(p)), p);
     EXPECT_TRUE(Satisfies(p, p));
   }
   EXPECT_FALSE(ParsePrivilege("TABLE_EAT"));
-  // Polaris's table is not transitive: CATALOG_MANAGE_METADATA satisfies TABLE_CREATE, and
-  // TABLE_CREATE satisfies TABLE_LIST, yet TABLE_FULL_METADATA (which satisfies TABLE_CREATE)
-  // does satisfy TABLE_LIST only because that row lists it.
+  // Direction matters: a super-privilege satisfies its subordinates, never the reverse.
   EXPECT_TRUE(Satisfies(P::kTABLE_WRITE_DATA, P::kTABLE_READ_DATA));
   EXPECT_FALSE(Satisfies(P::kTABLE_READ_DATA, P::kTABLE_WRITE_DATA));
   EXPECT_TRUE(Satisfies(P::kCATALOG_MANAGE_CONTENT, P::kCATALOG_MANAGE_METADATA));

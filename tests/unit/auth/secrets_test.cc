@@ -75,7 +75,8 @@ TEST(SecretsTest, TamperedOrMalformedHashesVerifyFalse) {
   std::string huge = hash;
   huge.replace(huge.find("ln=10"), 5, "ln=40");
   EXPECT_FALSE(VerifySecret(s, huge));
-  EXPECT_FALSE(VerifySecret(s, "$pbkdf2-sha256$i=0$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+  EXPECT_FALSE(VerifySecret(
+      s, "$pbkdf2-sha256$i=0$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
 }
 
 TEST(SecretsTest, NeedsRehashWhenWeakerThanTheTarget) {

@@ -15,7 +15,8 @@ namespace firn::auth::testing {
 inline PkeyPtr GenerateKey(const char* type, const char* arg = nullptr) {
   if (arg == nullptr) return WrapPkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type));
   if (std::string(type) == "RSA") {
-    return WrapPkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type, static_cast<size_t>(std::stoul(arg))));
+    size_t bits = std::stoul(arg);
+    return WrapPkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type, bits));
   }
   return WrapPkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type, arg));
 }
