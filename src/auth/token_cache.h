@@ -55,9 +55,9 @@ class TokenCache {
   size_t stripe_count_;
 };
 
-// The verification front door the HTTP layer will call: cache hit, or verify with the key
-// ring's keys and cache the result. Thread-safe if `keys` is not mutated concurrently (publish
-// a new ring by building a new TokenVerifier or by holding the ring behind an atomic pointer).
+// The verification front door the HTTP layer will call: cache hit, or VerifyJwt with `keys`
+// (e.g. KeyRing::VerificationKeysAt(now)) and cache the result. Thread-safe as long as `keys`
+// is not mutated during the call. Use one cache per VerifyOptions: a hit skips iss/aud checks.
 Result<std::shared_ptr<const Claims>> VerifyCached(TokenCache& cache, std::string_view token,
                                                    std::span<const VerificationKey> keys,
                                                    const VerifyOptions& options, int64_t now);
