@@ -45,22 +45,22 @@ superuser_sql() {
               -d postgres -v ON_ERROR_STOP=1 -qAt -c "$1")
   if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "${psql[@]}"; else "${psql[@]}"; fi
 }
-fresh_db() {
+fresh_db() {  # sets DB_URL
   local name="bench_$(date +%s%N | tail -c 9)"
   superuser_sql "CREATE DATABASE $name OWNER firn" >/dev/null
-  echo "postgresql://firn@127.0.0.1:$PG_PORT/$name"
+  DB_URL="postgresql://firn@127.0.0.1:$PG_PORT/$name"
 }
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
-# start_firn DB_URL NAME -> prints the port
+# start_firn DB_URL NAME -> sets PORT (not a subshell: the pid must reach PIDS)
 start_firn() {
   local port; port=$(free_port)
   FIRN_DB_PASSWORD="$PG_PW" "$BIN" serve --data-dir "$WORK/$2" --listen "127.0.0.1:$port" \
     --db "$1" --warehouse "file://$WORK/warehouse" --log-level warn 2>"$WORK/$2.log" &
   PIDS+=($!)
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/v1/config" >/dev/null && break; sleep 0.1; done
-  echo "$port"
+  PORT="$port"
 }
 wrk_line() {  # wrk_line PORT CONNS -> "p50=… p99=… req/s=…"
   wrk -t1 -c"$2" -d"${DURATION}s" --latency \
@@ -73,7 +73,7 @@ wrk_line() {  # wrk_line PORT CONNS -> "p50=… p99=… req/s=…"
 echo "machine: $(nproc) cores, $(uname -r); firn $("$BIN" version); PostgreSQL 15 (scripts/pg.sh, fsync=off)"
 
 run_one() {  # run_one LABEL DB_URL
-  local port; port=$(start_firn "$2" "one_$1")
+  start_firn "$2" "one_$1"; local port="$PORT"
   python3 bench/catalog_bench.py --port "$port" --snapshots 100 --prepare-only >/dev/null
   echo "--- $1, 1 instance"
   echo "loadTable, 1 connection, ${DURATION}s: $(wrk_line "$port" 1)"
@@ -82,12 +82,12 @@ run_one() {  # run_one LABEL DB_URL
 }
 
 run_one sqlite "sqlite://$WORK/sqlite.db"
-run_one postgresql "$(fresh_db)"
+fresh_db; run_one postgresql "$DB_URL"
 
 echo "--- postgresql, 3 instances on one database"
-DB3=$(fresh_db)
+fresh_db; DB3="$DB_URL"
 PORTS=()
-for i in 0 1 2; do PORTS+=("$(start_firn "$DB3" "three_$i")"); done
+for i in 0 1 2; do start_firn "$DB3" "three_$i"; PORTS+=("$PORT"); done
 python3 bench/catalog_bench.py --port "${PORTS[0]}" --snapshots 100 --prepare-only >/dev/null
 # One wrk per instance, all at once.
 for i in 0 1 2; do (echo "loadTable, instance $i, 1 connection each (3 at once): $(wrk_line "${PORTS[$i]}" 1)") & done
