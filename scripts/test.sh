@@ -86,6 +86,10 @@ stop_services() {
 }
 trap 'stop_services; summary' EXIT
 
+scenario_tests() {
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_scenarios.sh"
+}
+
 conformance_tests() {
   FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/tests/conformance/run.sh" \
     --reports-dir "$RESULTS_DIR/rck"
@@ -98,19 +102,20 @@ engine_tests() {
 mkdir -p "$RESULTS_DIR"
 if ! stage install "$FIRN_ROOT/scripts/install.sh" ||
    ! stage install-peers install_testbed; then
-  for s in build services unit integration conformance engines; do skip "$s" "install failed"; done
+  for s in build services unit integration scenarios conformance engines; do skip "$s" "install failed"; done
   exit 1
 fi
 if ! stage build "$FIRN_ROOT/scripts/build.sh"; then
-  for s in services unit integration conformance engines; do skip "$s" "build failed"; done
+  for s in services unit integration scenarios conformance engines; do skip "$s" "build failed"; done
   exit 1
 fi
 if ! stage services start_services; then
-  for s in unit integration conformance engines; do skip "$s" "services failed"; done
+  for s in unit integration scenarios conformance engines; do skip "$s" "services failed"; done
   exit 1
 fi
 stage unit unit_tests
 stage integration integration_tests "$@"
+stage scenarios scenario_tests
 stage conformance conformance_tests
 stage engines engine_tests
 exit "$failed"
