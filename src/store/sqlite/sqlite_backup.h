@@ -24,7 +24,8 @@ namespace firn::store::sqlite {
 struct BackupOptions {
   // -1 = all pages in one step: in WAL mode that reads one snapshot and never blocks the
   // source's writers (WAL readers do not block writers). A positive count copies in steps,
-  // and a write by another connection between steps restarts the copy.
+  // and a write by another connection between steps restarts the copy: under a steady
+  // writer it may never finish and gives up at `deadline` (kServiceUnavailable).
   int pages_per_step = -1;
   std::chrono::milliseconds pause_between_steps{1};
   std::chrono::seconds deadline{600};  // give up if writes keep restarting the copy
