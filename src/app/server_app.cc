@@ -1,5 +1,7 @@
 #include "app/server_app.h"
 
+#include "app/admin_store.h"
+
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
@@ -14,34 +16,12 @@
 #include "rest/error_model.h"
 #include "rest/idempotency_guard.h"
 #include "rest/routes.h"
-#include "store/postgres/postgres_catalog_store.h"
-#include "store/sqlite/sqlite_catalog_store.h"
 
 namespace firn::app {
 namespace {
 
 // `password` (db_password / FIRN_DB_PASSWORD / db_password_file) goes to libpq only; the URL
 // that gets logged never holds it (Finalize moves an inline one out).
-Result<std::shared_ptr<store::CatalogStore>> OpenStore(const std::string& url,
-                                                       const Secret& password) {
-  constexpr std::string_view kSqlite = "sqlite://";
-  if (url.starts_with(kSqlite)) {
-    auto opened = store::OpenSqliteStore(url.substr(kSqlite.size()));
-    if (!opened) return std::unexpected(opened.error());
-    return std::shared_ptr<store::CatalogStore>(std::move(*opened));
-  }
-  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
-    store::postgres::PostgresOptions options;
-    options.password = password;
-    auto opened = store::OpenPostgresStore(url, options);
-    if (!opened) return std::unexpected(opened.error());
-    return std::shared_ptr<store::CatalogStore>(std::move(*opened));
-  }
-  return Fail(ErrorKind::kIllegalArgument,
-              "Unsupported database URL (expected sqlite:///path or postgresql://...): scheme "
-              "of " + url.substr(0, url.find(':')));
-}
-
 Result<std::unique_ptr<io::ObjectStore>> OpenObjectStore(const ServerConfig& config) {
   io::ObjectStoreConfig objects;
   if (!config.s3_endpoint.empty() || !config.s3_access_key_id.empty()) {
@@ -97,16 +77,17 @@ int RunServer(ServerConfig config) {
   if (auto st = Finalize(config); !st) return fail(st.error());
   auto listen = SplitListen(config.listen);
   if (!listen) return fail(listen.error());
-  auto store = OpenStore(config.db_url, config.db_password);
-  if (!store) return fail(store.error());
+  auto opened = OpenStoreByUrl(config.db_url, config.db_password);
+  if (!opened) return fail(opened.error());
+  std::shared_ptr<store::CatalogStore> store = std::move(*opened);
 
   auto objects = OpenObjectStore(config);
   if (!objects) return fail(objects.error());
 
   catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
-  catalog::CatalogService service(*store, std::move(*objects), catalogs);
+  catalog::CatalogService service(store, std::move(*objects), catalogs);
 
-  rest::IdempotencyGuard idempotency(**store, std::chrono::minutes(30));
+  rest::IdempotencyGuard idempotency(*store, std::chrono::minutes(30));
   http::Router router(rest::ErrorFallbacks());
   rest::AddAllRoutes(router, service, &idempotency);
 
