@@ -3,6 +3,7 @@
 
 #include "common/macros.h"
 #include "rest/json_fields.h"
+#include "rest/page_responses.h"
 #include "rest/request_params.h"
 #include "rest/routes.h"
 
@@ -50,8 +51,7 @@ void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
         for (const auto& ns : result.items) namespaces.push_back(NamespaceToJson(ns));
         boost::json::object body;
         body["namespaces"] = std::move(namespaces);
-        body["next-page-token"] = result.next_token ? boost::json::value(*result.next_token)
-                                                    : boost::json::value(nullptr);
+        body["next-page-token"] = NextPageToken(result.next_token);
         return Response::Json(200, boost::json::serialize(body));
       });
 

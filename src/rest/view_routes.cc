@@ -6,6 +6,7 @@
 #include "metadata/view_serde.h"
 #include "metadata/view_update.h"
 #include "rest/json_fields.h"
+#include "rest/page_responses.h"
 #include "rest/request_params.h"
 #include "rest/routes.h"
 
@@ -78,15 +79,7 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
         FIRN_ASSIGN_OR_RETURN(store::PageRequest page, PageParams(query));
         FIRN_ASSIGN_OR_RETURN(auto result, service.ListViews(ctx, ns, page));
-        boost::json::array identifiers;
-        for (const std::string& name : result.items) {
-          identifiers.push_back(IdentifierToJson({ns, name}));
-        }
-        boost::json::object body;
-        body["identifiers"] = std::move(identifiers);
-        body["next-page-token"] = result.next_token ? boost::json::value(*result.next_token)
-                                                    : boost::json::value(nullptr);
-        return Response::Json(200, boost::json::serialize(body));
+        return IdentifierPageResponse(ns, result);
       });
 
   routes.AddCatalogRoute(
