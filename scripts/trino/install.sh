@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Opt-in: installs Trino (default 476, see README: 483 is not served here) (server core + Iceberg plugin + CLI) from Maven Central into
-# ~/.cache/firn/trino/483. Idempotent: a stamp file marks a finished install; a re-run is a no-op.
+# Opt-in: installs Trino (server core + Iceberg plugin + CLI) from Maven Central into
+# ~/.cache/firn/trino/<version>. Default version 476: 483 is not served by the registry this
+# machine reaches (see README.md). Idempotent: a stamp file marks a finished install.
 # Needs mvn on PATH and Java 25 at /usr/lib/jvm/temurin-25-jdk-amd64 (Trino 476+ requires Java 24+).
 # Env: TRINO_VERSION (default 476), FIRN_CACHE (default ~/.cache/firn).
 set -euo pipefail
