@@ -47,12 +47,28 @@ CatalogService::CatalogService(std::shared_ptr<store::CatalogStore> store,
 Result<Properties> CatalogService::CreateNamespace(const RequestContext& ctx, const Namespace& ns,
                                                    const Properties& props) {
   FIRN_RETURN_IF_ERROR(store_->CreateNamespace(ctx.scope, ns, props));
-  return props;
+  return WithDefaultLocation(ctx, ns, props);
 }
 
 Result<Properties> CatalogService::LoadNamespaceMetadata(const RequestContext& ctx,
                                                          const Namespace& ns) {
-  return store_->LoadNamespace(ctx.scope, ns);
+  FIRN_ASSIGN_OR_RETURN(Properties props, store_->LoadNamespace(ctx.scope, ns));
+  return WithDefaultLocation(ctx, ns, std::move(props));
+}
+
+// Engines such as Trino place a table under its namespace's `location` (and refuse a
+// non-empty directory otherwise), so a namespace without one reports where its tables go by
+// default. It is derived, not stored: it follows the catalog's base location.
+Properties CatalogService::WithDefaultLocation(const RequestContext& ctx, const Namespace& ns,
+                                               Properties props) const {
+  if (!props.contains("location")) {
+    const CatalogInfo* info = catalogs_.Find(ctx.scope.catalog);
+    std::string location =
+        StripTrailingSlash(info ? info->base_location : catalogs_.Default().base_location);
+    for (const std::string& level : ns) location += "/" + level;
+    props.emplace("location", std::move(location));
+  }
+  return props;
 }
 
 Status CatalogService::NamespaceExists(const RequestContext& ctx, const Namespace& ns) {
@@ -112,10 +128,7 @@ std::string CatalogService::DefaultTableLocation(const RequestContext& ctx, cons
   if (auto it = ns_props.find("location"); it != ns_props.end() && !it->second.empty()) {
     return StripTrailingSlash(it->second) + "/" + id.name;
   }
-  const CatalogInfo* info = catalogs_.Find(ctx.scope.catalog);
-  std::string base = StripTrailingSlash(info ? info->base_location : catalogs_.Default().base_location);
-  for (const std::string& level : id.ns) base += "/" + level;
-  return base + "/" + id.name;
+  return WithDefaultLocation(ctx, id.ns, {}).at("location") + "/" + id.name;
 }
 
 void CatalogService::DeleteQuietly(const std::string& location) {

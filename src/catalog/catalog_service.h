@@ -143,6 +143,8 @@ class CatalogService {
   Result<std::shared_ptr<const CachedTable>> ReadMetadata(const std::string& location);
   // One attempt: check requirements on the current base, apply, write the new file.
   Result<PreparedCommit> PrepareCommit(const RequestContext& ctx, const TableChange& change);
+  Properties WithDefaultLocation(const RequestContext& ctx, const Namespace& ns,
+                                 Properties props) const;
   std::string DefaultTableLocation(const RequestContext& ctx, const Identifier& id,
                                    const Properties& ns_props) const;
   void DeleteQuietly(const std::string& location);

@@ -156,3 +156,19 @@ def test_polaris_style_prefix_serves_the_same_catalog(api, ns):
     r = api.get(f"/api/catalog{api.v1}/namespaces/{ns}")
     assert r.status_code == 200, r.text
     assert r.json()["namespace"] == [ns]
+
+
+def test_namespace_reports_default_location_and_tables_live_under_it(api, catalog, ns):
+    """A namespace created without `location` reports where its tables go (engines such as
+    Trino place tables there), and the property is derived, not stored."""
+    props = api.get(f"{api.v1}/namespaces/{ns}").json()["properties"]
+    location = props["location"]
+    assert location.endswith("/" + ns), location
+    r = api.post(f"{api.v1}/namespaces/{ns}/tables", json={"name": "t", "schema": {
+        "type": "struct", "fields": [{"id": 1, "name": "id", "type": "long", "required": False}]}})
+    assert r.status_code == 200, r.text
+    assert r.json()["metadata"]["location"] == location + "/t"
+    # An explicit location wins over the derived one.
+    catalog.update_namespace_properties(ns, updates={"location": location + "-custom"})
+    assert api.get(f"{api.v1}/namespaces/{ns}").json()["properties"]["location"] == (
+        location + "-custom")
