@@ -303,19 +303,23 @@ TEST_F(PostgresStoreTest, PoolNeverExceedsItsBound) {
   std::atomic<bool> done{false};
   std::atomic<int> failures{0};
   std::atomic<int> max_sessions{0};
+  std::atomic<int> samples{0};
   std::thread watcher([&] {
     PgAdmin admin(backend_->url());
     while (!done) {
       int n = std::stoi(admin.Exec("SELECT count(*) FROM pg_stat_activity WHERE "
                                    "application_name = '" + backend_->schema() + "'"));
       max_sessions = std::max(max_sessions.load(), n);
+      ++samples;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   });
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {
-      for (int i = 0; i < 100; ++i) {
+      // Keep loading until the watcher has sampled several times while the pool is busy (on a
+      // loaded machine 100 loads can finish before its first sample).
+      for (int i = 0; i < 100 || samples.load() < 3; ++i) {
         if (!store->LoadPointer({}, Id({"a"}, "t"), kTable)) failures++;
       }
     });
