@@ -35,6 +35,9 @@ struct Subject {
   // revoked role grants nothing.
   std::vector<std::string> active_roles;
   bool all_roles = true;
+  // External (OIDC) subjects: the issuer vouches for the roles, so active_roles are used as
+  // they are, without the snapshot's principal → principal role assignments.
+  bool trusted_roles = false;
 };
 
 // What is being touched. An empty catalog means the realm's root container.

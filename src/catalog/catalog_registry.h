@@ -7,12 +7,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace firn::catalog {
 
 struct CatalogInfo {
   std::string name;
   std::string base_location;  // default location root for new tables, e.g. file:///data/wh
+  std::string storage_type = "FILE";            // Polaris StorageConfigInfo.storageType
+  std::vector<std::string> allowed_locations;   // empty = base_location only
+  std::map<std::string, std::string> properties;  // Polaris CatalogProperties
 };
 
 class CatalogRegistry {
