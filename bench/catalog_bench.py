@@ -8,6 +8,7 @@ sends); the manifest lists they name do not exist, which the catalog never reads
 import argparse
 import http.client
 import json
+import os
 import statistics
 import sys
 import time
@@ -15,12 +16,14 @@ import uuid
 
 
 class Client:
-    def __init__(self, host, port):
+    def __init__(self, host, port, token=None):
         self.conn = http.client.HTTPConnection(host, port)
+        self.auth = {"Authorization": f"Bearer {token}"} if token else {}
 
     def call(self, method, path, body=None, expect=(200, 204)):
         data = json.dumps(body) if body is not None else None
         headers = {"Content-Type": "application/json"} if data else {}
+        headers.update(self.auth)
         self.conn.request(method, path, body=data, headers=headers)
         resp = self.conn.getresponse()
         payload = resp.read()
@@ -67,9 +70,11 @@ def main():
     ap.add_argument("--snapshots", type=int, default=100)
     ap.add_argument("--commits", type=int, default=500, help="timed append commits")
     ap.add_argument("--prepare-only", action="store_true")
+    ap.add_argument("--token", default=os.environ.get("FIRN_BENCH_TOKEN"),
+                    help="bearer token (default $FIRN_BENCH_TOKEN); none when auth is off")
     args = ap.parse_args()
 
-    c = Client(args.host, args.port)
+    c = Client(args.host, args.port, args.token)
     c.call("POST", "/v1/namespaces", {"namespace": [args.namespace]}, expect=(200, 409))
     base = f"/v1/namespaces/{args.namespace}/tables"
     c.call("POST", base, {"name": args.table, "schema": schema()}, expect=(200, 409))

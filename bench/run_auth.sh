@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# loadTable latency with authentication + authorisation ON versus OFF (issue 5 budget: at most
+# +20 µs at p50). Two servers on the same build and the same kind of data directory; the runs
+# alternate off/on ROUNDS times so drift on this shared machine hits both sides alike.
+# Prints numbers; asserts nothing. Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=8
+ROUNDS=3
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --duration) DURATION="$2"; shift 2 ;;
+    --rounds) ROUNDS="$2"; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+scripts/build.sh >/dev/null
+BIN=build/release/src/cli/firn
+WORK=$(mktemp -d /tmp/firn-bench-auth.XXXXXX)
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+CLIENT_ID=benchadmin
+CLIENT_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$WORK"' EXIT
+
+start() {  # start NAME AUTH(on|off) → prints the port
+  local name=$1 auth=$2 port
+  port=$(free_port)
+  FIRN_BOOTSTRAP_CREDENTIALS="default,$CLIENT_ID,$CLIENT_SECRET" \
+    "$BIN" serve --data-dir "$WORK/$name" --listen "127.0.0.1:$port" --auth "$auth" \
+    --log-level warn 2>"$WORK/$name.log" &
+  PIDS+=($!)
+  for _ in $(seq 100); do
+    curl -s -o /dev/null "http://127.0.0.1:$port/v1/config" && break
+    sleep 0.1
+  done
+  echo "$port"
+}
+
+OFF_PORT=$(start off off)
+ON_PORT=$(start on on)
+TOKEN=$(bench/token.sh "http://127.0.0.1:$ON_PORT" "$CLIENT_ID" "$CLIENT_SECRET")
+echo "machine: $(nproc) cores, $(uname -r); firn $("$BIN" version); token ${#TOKEN} bytes"
+python3 bench/catalog_bench.py --port "$OFF_PORT" --snapshots 100 --prepare-only
+python3 bench/catalog_bench.py --port "$ON_PORT" --snapshots 100 --prepare-only --token "$TOKEN"
+PATH_T=/v1/namespaces/bench/tables/t100
+# Prove the two servers really differ: without a token the auth-on server must refuse.
+echo "auth on, no token: HTTP $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ON_PORT$PATH_T")"
+echo "auth on, token:    HTTP $(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$ON_PORT$PATH_T")"
+
+run() {  # run LABEL PORT [header]
+  local label=$1 port=$2; shift 2
+  printf '%-4s ' "$label"
+  wrk -t1 -c1 -d"${DURATION}s" --latency "$@" "http://127.0.0.1:$port$PATH_T" |
+    awk '/^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Requests\/sec/ {rps=$2} /Non-2xx/ {bad=$0}
+         END {printf "p50 %s  p99 %s  %s req/s %s\n", p50, p99, rps, bad}'
+}
+for r in $(seq "$ROUNDS"); do
+  echo "--- round $r: loadTable (100 snapshots), 1 connection, ${DURATION}s each"
+  run off "$OFF_PORT"
+  run on "$ON_PORT" -H "Authorization: Bearer $TOKEN"
+done
