@@ -54,16 +54,21 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 # start_firn DB_URL NAME -> sets PORT (not a subshell: the pid must reach PIDS)
+BENCH_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 start_firn() {
   local port; port=$(free_port)
+  FIRN_BOOTSTRAP_CREDENTIALS="default,benchadmin,$BENCH_SECRET" \
   FIRN_DB_PASSWORD="$PG_PW" "$BIN" serve --data-dir "$WORK/$2" --listen "127.0.0.1:$port" \
     --db "$1" --warehouse "file://$WORK/warehouse" --log-level warn 2>"$WORK/$2.log" &
   PIDS+=($!)
-  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/v1/config" >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/v1/config" && break; sleep 0.1; done
   PORT="$port"
+  # Tokens are valid on every instance of one database (keys live there); take one per start.
+  FIRN_BENCH_TOKEN=$(bench/token.sh "http://127.0.0.1:$port" benchadmin "$BENCH_SECRET")
+  export FIRN_BENCH_TOKEN
 }
 wrk_line() {  # wrk_line PORT CONNS -> "p50=… p99=… req/s=…"
-  wrk -t1 -c"$2" -d"${DURATION}s" --latency \
+  wrk -t1 -c"$2" -d"${DURATION}s" --latency -H "Authorization: Bearer $FIRN_BENCH_TOKEN" \
     "http://127.0.0.1:$1/v1/namespaces/bench/tables/t100" |
     awk '/^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Requests\/sec/ {rps=$2}
          /Non-2xx/ {bad=$NF} END {printf "p50=%s p99=%s req/s=%s%s", p50, p99, rps,
