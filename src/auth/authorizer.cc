@@ -157,29 +157,80 @@ std::shared_ptr<const GrantSnapshot> GrantSnapshotBuilder::Build(uint64_t versio
   return out;
 }
 
+// The principal roles that count for a subject in one realm, found without allocating: the
+// snapshot's assignments filtered by the token's roles, or (trusted_roles, external issuers)
+// the token's roles as they are.
+struct GrantSnapshot::Resolved {
+  const Realm* realm = nullptr;
+  const std::vector<std::string>* roles = nullptr;
+  const Subject* subject = nullptr;
+  bool filter = false;
+
+  bool IsActive(const std::string& role) const {
+    if (!filter || subject->all_roles) return true;
+    const auto& active = subject->active_roles;
+    return std::find(active.begin(), active.end(), role) != active.end();
+  }
+  template <typename F>
+  void ForEachRole(F&& f) const {
+    for (const auto& role : *roles) {
+      if (IsActive(role)) f(role);
+    }
+  }
+};
+
+bool GrantSnapshot::Resolve(const Subject& subject, const Resource& resource,
+                            Resolved* out) const {
+  if (subject.realm != resource.realm) return false;
+  auto realm_it = realms_.find(subject.realm);
+  if (realm_it == realms_.end()) return false;
+  out->realm = &realm_it->second;
+  out->subject = &subject;
+  if (subject.trusted_roles) {
+    out->roles = &subject.active_roles;
+    out->filter = false;
+    return true;
+  }
+  auto principal_it = realm_it->second.principal_roles.find(subject.principal);
+  if (principal_it == realm_it->second.principal_roles.end()) return false;
+  out->roles = &principal_it->second;
+  out->filter = true;
+  return true;
+}
+
+template <typename Mask>
+bool GrantSnapshot::CatalogRoleMask(const Resolved& who, std::string_view catalog, Mask* mask) {
+  bool any = false;
+  who.ForEachRole([&](const std::string& role) {
+    auto cr = who.realm->catalog_roles.find(role);
+    if (cr == who.realm->catalog_roles.end()) return;
+    for (const auto& [name, idx] : cr->second) {
+      if (name == catalog) {
+        mask->Set(idx);
+        any = true;
+      }
+    }
+  });
+  return any;
+}
+
 Decision Authorize(const GrantSnapshot& snap, const Subject& subject, Privilege privilege,
                    const Resource& resource) {
   auto deny = [&] { return Decision{false, privilege, resource.Describe()}; };
-  if (subject.realm != resource.realm) return deny();
-  auto realm_it = snap.realms_.find(subject.realm);
-  if (realm_it == snap.realms_.end()) return deny();
-  const GrantSnapshot::Realm& realm = realm_it->second;
-  auto principal_it = realm.principal_roles.find(subject.principal);
-  if (principal_it == realm.principal_roles.end()) return deny();
+  GrantSnapshot::Resolved who;
+  if (!snap.Resolve(subject, resource, &who)) return deny();
+  const GrantSnapshot::Realm& realm = *who.realm;
 
   const PrivilegeSet& wanted = SatisfiedBy(privilege);
-  auto is_active = [&](const std::string& role) {
-    return subject.all_roles || std::find(subject.active_roles.begin(),
-                                          subject.active_roles.end(),
-                                          role) != subject.active_roles.end();
-  };
 
   // Root container: grants held directly by principal roles.
-  for (const auto& role : principal_it->second) {
-    if (!is_active(role)) continue;
+  bool root_ok = false;
+  who.ForEachRole([&](const std::string& role) {
+    if (root_ok) return;
     auto g = realm.root_grants.find(role);
-    if (g != realm.root_grants.end() && g->second.Intersects(wanted)) return Decision::Allow();
-  }
+    if (g != realm.root_grants.end() && g->second.Intersects(wanted)) root_ok = true;
+  });
+  if (root_ok) return Decision::Allow();
   if (resource.catalog.empty()) return deny();
 
   auto cat_it = realm.catalogs.find(resource.catalog);
@@ -187,15 +238,7 @@ Decision Authorize(const GrantSnapshot& snap, const Subject& subject, Privilege 
   const GrantSnapshot::Catalog& cat = cat_it->second;
 
   RoleMask mask(cat.role_index.size());
-  for (const auto& role : principal_it->second) {
-    if (!is_active(role)) continue;
-    auto cr = realm.catalog_roles.find(role);
-    if (cr == realm.catalog_roles.end()) continue;
-    for (const auto& [catalog, idx] : cr->second) {
-      if (catalog == resource.catalog) mask.Set(idx);
-    }
-  }
-  if (!mask.Any()) return deny();
+  if (!GrantSnapshot::CatalogRoleMask(who, resource.catalog, &mask)) return deny();
 
   auto satisfied = [&](const GrantSnapshot::Grants& grants) {
     for (const auto& [role, set] : grants) {
@@ -221,6 +264,58 @@ Decision Authorize(const GrantSnapshot& snap, const Subject& subject, Privilege 
     if (v != node->views.end() && satisfied(v->second)) return Decision::Allow();
   }
   return deny();
+}
+
+bool CanSee(const GrantSnapshot& snap, const Subject& subject, const Resource& resource) {
+  GrantSnapshot::Resolved who;
+  if (resource.catalog.empty() || !snap.Resolve(subject, resource, &who)) return false;
+  auto cat_it = who.realm->catalogs.find(resource.catalog);
+  if (cat_it == who.realm->catalogs.end()) return false;
+  const GrantSnapshot::Catalog& cat = cat_it->second;
+  RoleMask mask(cat.role_index.size());
+  if (!GrantSnapshot::CatalogRoleMask(who, resource.catalog, &mask)) return false;
+
+  auto holds = [&](const GrantSnapshot::Grants& grants) {
+    for (const auto& [role, set] : grants) {
+      if (mask.Test(role) && !set.empty()) return true;
+    }
+    return false;
+  };
+  // Anything granted in the subtree rooted at `node`.
+  auto below = [&](const GrantSnapshot::Node& root) {
+    std::vector<const GrantSnapshot::Node*> stack{&root};
+    while (!stack.empty()) {
+      const GrantSnapshot::Node* n = stack.back();
+      stack.pop_back();
+      if (holds(n->grants)) return true;
+      for (const auto& [name, g] : n->tables) {
+        if (holds(g)) return true;
+      }
+      for (const auto& [name, g] : n->views) {
+        if (holds(g)) return true;
+      }
+      for (const auto& [name, child] : n->namespaces) stack.push_back(child.get());
+    }
+    return false;
+  };
+
+  const GrantSnapshot::Node* node = &cat.root;
+  if (holds(node->grants)) return true;  // the catalog itself: an ancestor of everything
+  for (const auto& level : resource.namespace_levels) {
+    auto child = node->namespaces.find(level);
+    if (child == node->namespaces.end()) return false;
+    node = child->second.get();
+    if (holds(node->grants)) return true;  // the resource or an enclosing namespace
+  }
+  if (resource.table) {
+    auto t = node->tables.find(*resource.table);
+    return t != node->tables.end() && holds(t->second);
+  }
+  if (resource.view) {
+    auto v = node->views.find(*resource.view);
+    return v != node->views.end() && holds(v->second);
+  }
+  return below(*node);
 }
 
 Decision AuthorizeAll(const GrantSnapshot& snap, const Subject& subject,

@@ -93,6 +93,7 @@ class GrantSnapshot {
  private:
   friend class GrantSnapshotBuilder;
   friend Decision Authorize(const GrantSnapshot&, const Subject&, Privilege, const Resource&);
+  friend bool CanSee(const GrantSnapshot&, const Subject&, const Resource&);
 
   struct StrHash {
     using is_transparent = void;
@@ -121,6 +122,13 @@ class GrantSnapshot {
     StrMap<Catalog> catalogs;
   };
 
+  struct Resolved;
+  // Realm and active principal roles of `subject` for `resource`; false = deny.
+  bool Resolve(const Subject& subject, const Resource& resource, Resolved* out) const;
+  // Sets the indexes of the catalog roles the active roles hold in `catalog`; false if none.
+  template <typename Mask>
+  static bool CatalogRoleMask(const Resolved& who, std::string_view catalog, Mask* mask);
+
   GrantSnapshot() = default;
   uint64_t version_ = 0;
   StrMap<Realm> realms_;
@@ -134,5 +142,12 @@ Decision Authorize(const GrantSnapshot& snapshot, const Subject& subject, Privil
 // All of `privileges` must be satisfied; the first one that is not is reported.
 Decision AuthorizeAll(const GrantSnapshot& snapshot, const Subject& subject,
                       const PrivilegeSet& privileges, const Resource& resource);
+
+// Visibility for list filtering: true iff an active catalog role of the subject holds ANY
+// privilege on `resource`, on one of its ancestors (catalog, enclosing namespaces), or on
+// anything beneath it — so a caller granted only db.t sees namespace db in a listing. Root
+// (service-level) grants do not make catalog content visible. Pure and thread-safe; cost is
+// the path walk plus, for a namespace or catalog, the granted subtree below it.
+bool CanSee(const GrantSnapshot& snapshot, const Subject& subject, const Resource& resource);
 
 }  // namespace firn::auth
