@@ -43,6 +43,7 @@ struct RoleInfo {  // principal role or catalog role
   std::string name;
   std::string catalog;  // "" for principal roles
   Properties properties;
+  bool federated = false;  // principal roles only (Polaris "federated")
   int64_t entity_version = 0;
   int64_t created_ms = 0;
   int64_t updated_ms = 0;

@@ -1,0 +1,154 @@
+#include "access/access_snapshot.h"
+
+#include <spdlog/spdlog.h>
+
+#include "access/access_records.h"
+#include "common/log.h"
+
+namespace firn::access {
+namespace {
+
+using store::AccessKind;
+using store::AccessRecord;
+
+void Skip(const Error& e) {
+  spdlog::warn("access snapshot: skipped a row: {} ({})", e.message, log::Escape(e.detail));
+}
+
+template <typename T>
+bool Take(Result<T>& r) {
+  if (!r) {
+    Skip(r.error());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(const store::AccessRows& rows,
+                                                                  int64_t now_seconds) {
+  auto snap = std::make_shared<AccessSnapshot>();
+  snap->version = rows.version;
+  std::map<std::string, std::vector<auth::StoredKey>> keys;
+  std::vector<const AccessRecord*> links;
+
+  // Pass 1: entities.
+  for (const AccessRecord& r : rows.records) {
+    RealmState& realm = snap->realms[r.realm];
+    realm.name = r.realm;
+    switch (r.kind) {
+      case AccessKind::kRealm:
+        break;
+      case AccessKind::kSigningKey: {
+        auto k = DecodeSigningKey(r);
+        if (Take(k)) keys[r.realm].push_back(std::move(*k));
+        break;
+      }
+      case AccessKind::kPrincipal: {
+        auto p = DecodePrincipal(r);
+        if (!Take(p)) break;
+        realm.principal_by_id[p->id] = p->name;
+        realm.principal_by_client[p->client_id] = p->name;
+        realm.principals[p->name] = std::move(*p);
+        break;
+      }
+      case AccessKind::kPrincipalRole: {
+        auto role = DecodePrincipalRole(r);
+        if (Take(role)) realm.principal_roles[role->name] = std::move(*role);
+        break;
+      }
+      case AccessKind::kCatalog: {
+        auto c = DecodeCatalog(r);
+        if (Take(c)) realm.catalogs[r.name] = std::move(*c);
+        break;
+      }
+      case AccessKind::kCatalogRole: {
+        auto role = DecodeCatalogRole(r);
+        if (Take(role)) realm.catalog_roles[role->catalog][role->name] = std::move(*role);
+        break;
+      }
+      case AccessKind::kPrincipalRoleGrant:
+      case AccessKind::kCatalogRoleGrant:
+      case AccessKind::kPrivilegeGrant:
+        realm.links.push_back(r);
+        links.push_back(&r);
+        break;
+    }
+  }
+
+  for (auto& [name, realm_keys] : keys) {
+    auto ring = auth::KeyRing::FromStored(realm_keys, now_seconds);
+    if (!ring) {
+      spdlog::error("access snapshot: realm '{}' has unusable signing keys: {}",
+                    log::Escape(name), ring.error().message);
+      continue;
+    }
+    RealmState& realm = snap->realms[name];
+    realm.keys = std::make_shared<const auth::KeyRing>(std::move(*ring));
+    realm.verification_keys = realm.keys->VerificationKeysAt(now_seconds);
+  }
+
+  // Pass 2: links between entities that exist.
+  auth::GrantSnapshotBuilder builder;
+  for (const AccessRecord* r : links) {
+    const RealmState& realm = snap->realms[r->realm];
+    switch (r->kind) {
+      case AccessKind::kPrincipalRoleGrant: {
+        auto a = DecodePrincipalRoleGrant(*r);
+        if (!Take(a)) break;
+        if (!realm.principals.contains(a->principal) ||
+            !realm.principal_roles.contains(a->principal_role)) {
+          break;
+        }
+        auto s = builder.AssignPrincipalRole(r->realm, a->principal, a->principal_role);
+        if (!s) Skip(s.error());
+        break;
+      }
+      case AccessKind::kCatalogRoleGrant: {
+        auto a = DecodeCatalogRoleGrant(*r);
+        if (!Take(a)) break;
+        auto roles = realm.catalog_roles.find(a->catalog);
+        if (!realm.principal_roles.contains(a->principal_role) ||
+            !realm.catalogs.contains(a->catalog) || roles == realm.catalog_roles.end() ||
+            !roles->second.contains(a->catalog_role)) {
+          break;
+        }
+        auto s = builder.AssignCatalogRole(r->realm, a->principal_role, a->catalog,
+                                           a->catalog_role);
+        if (!s) Skip(s.error());
+        break;
+      }
+      case AccessKind::kPrivilegeGrant: {
+        auto g = DecodePrivilegeGrant(*r);
+        if (!Take(g)) break;
+        Status s;
+        if (g->type == auth::SecurableType::kRoot) {
+          if (!realm.principal_roles.contains(g->grantee)) break;
+          s = builder.GrantOnRoot(r->realm, g->grantee, g->privilege);
+        } else {
+          auto roles = realm.catalog_roles.find(g->catalog);
+          if (!realm.catalogs.contains(g->catalog) || roles == realm.catalog_roles.end() ||
+              !roles->second.contains(g->grantee)) {
+            break;
+          }
+          auth::Resource on;
+          on.realm = r->realm;
+          on.catalog = g->catalog;
+          on.namespace_levels = g->namespace_levels;
+          if (g->type == auth::SecurableType::kTable) on.table = g->name;
+          if (g->type == auth::SecurableType::kView) on.view = g->name;
+          s = builder.Grant(on, g->grantee, g->privilege);
+        }
+        if (!s) Skip(s.error());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  snap->grants = builder.Build(static_cast<uint64_t>(rows.version));
+  return std::shared_ptr<const AccessSnapshot>(std::move(snap));
+}
+
+}  // namespace firn::access
