@@ -22,7 +22,12 @@
 # this script started is stopped. Exit status: 0 iff tests ran and none failed or errored.
 # Env: RCK_VERSION, FIRN_RCK_CACHE (see install.sh), FIRN_BIN, FIRN_ARGS (extra serve flags),
 #      RCK_WAREHOUSE (the kit's `warehouse` = Firn catalog name, default rck_warehouse),
-#      RCK_JAVA_OPTS (extra -D flags for the kit JVM), RCK_TIMEOUT (seconds, default 1200).
+#      RCK_JAVA_OPTS (extra -D flags for the kit JVM), RCK_TIMEOUT (seconds, default 1200),
+#      RCK_AUTH=off (Firn started with --auth off in FIRN_ARGS: the kit sends no credentials),
+#      RCK_CREDENTIAL=id:secret (--uri mode: the credential of a running server's principal).
+# Authentication: Firn runs with authentication on (its default). This script bootstraps a
+# generated admin (FIRN_BOOTSTRAP_CREDENTIALS) and the kit authenticates as it with client
+# credentials, scope PRINCIPAL_ROLE:ALL (CATALOG_* environment variables the kit reads).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -83,10 +88,30 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
+# probe URL: GET /v1/config answers 200, with a token for CATALOG_CREDENTIAL when set (read
+# from the environment, so the secret never appears on a command line).
+probe() {
+  python3 - "$1" <<'PY' 2>/dev/null
+import json, os, sys, urllib.parse, urllib.request
+base = sys.argv[1].rstrip("/")
+headers = {}
+cred = os.environ.get("CATALOG_CREDENTIAL")
+if cred:
+    cid, secret = cred.split(":", 1)
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": cid,
+                                   "client_secret": secret, "scope": "PRINCIPAL_ROLE:ALL"})
+    with urllib.request.urlopen(base + "/v1/oauth/tokens", form.encode(), timeout=2) as r:
+        headers["Authorization"] = "Bearer " + json.load(r)["access_token"]
+with urllib.request.urlopen(urllib.request.Request(base + "/v1/config", headers=headers),
+                            timeout=2) as r:
+    sys.exit(0 if r.status == 200 else 1)
+PY
+}
+
 wait_ready() {  # wait_ready URL LOG: poll GET /v1/config until 200 or the server dies
   local url="$1" log="$2" i
   for i in $(seq 600); do
-    if curl -fsS -o /dev/null "${url%/}/v1/config" 2>/dev/null; then return 0; fi
+    if probe "$url"; then return 0; fi
     if ! kill -0 "$server_pid" 2>/dev/null; then
       echo "rck: server exited during start-up; last log lines:" >&2; tail -n 30 "$log" >&2
       return 1
@@ -107,6 +132,12 @@ case "$mode" in
   firn)
     bin="${FIRN_BIN:-$REPO/build/release/src/cli/firn}"
     [[ -x "$bin" ]] || { echo "rck: Firn binary not found: $bin (set FIRN_BIN)" >&2; exit 2; }
+    if [[ "${RCK_AUTH:-on}" != "off" ]]; then
+      rck_id="rck$(python3 -c 'import secrets; print(secrets.token_hex(6))')"
+      rck_secret="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+      export FIRN_BOOTSTRAP_CREDENTIALS="default,$rck_id,$rck_secret"
+      export CATALOG_CREDENTIAL="$rck_id:$rck_secret"
+    fi
     port="$(free_port)"
     uri="http://127.0.0.1:$port/"
     # A supervisor restarts Firn (same port, same data dir) if it dies, so one crash does not
@@ -147,10 +178,17 @@ case "$mode" in
     ;;
   external)
     [[ -n "$uri" ]] || { echo "rck: --uri needs a URL" >&2; exit 2; }
-    curl -fsS -o /dev/null "${uri%/}/v1/config" || { echo "rck: $uri/v1/config not reachable" >&2; exit 2; }
+    [[ -n "${RCK_CREDENTIAL:-}" ]] && export CATALOG_CREDENTIAL="$RCK_CREDENTIAL"
+    probe "$uri" || { echo "rck: $uri/v1/config not reachable" >&2; exit 2; }
     ;;
 esac
 echo "rck: server ready in $((SECONDS - t_start))s" >&2
+if [[ -n "${CATALOG_CREDENTIAL:-}" ]]; then
+  # RCKUtils maps CATALOG_X__Y_Z to the catalog property x-y.z.
+  export CATALOG_SCOPE="PRINCIPAL_ROLE:ALL"
+  export CATALOG_OAUTH2__SERVER__URI="${uri%/}/v1/oauth/tokens"
+  echo "rck: the kit authenticates with client credentials (scope $CATALOG_SCOPE)" >&2
+fi
 
 selectors=()
 if [[ ${#selects[@]} -eq 0 ]]; then

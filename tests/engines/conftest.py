@@ -6,7 +6,11 @@ Each *backend* is one `firn serve` process with its own warehouse:
         $FIRN_TESTBED_RUN/s3.env (default /tmp/firn-testbed/s3.env, written by
         scripts/testbed/start_s3.sh). Without it the s3 tests FAIL when CI=true and skip
         otherwise, with the reason.
-Clients bring static store credentials (no credential vending yet) and no auth (none yet).
+Clients bring static store credentials (no credential vending yet). Authentication is on (issue
+5): each server bootstraps the session admin of tests/integration/firn_auth.py, and every engine
+authenticates with client credentials -- PyIceberg and Spark with `credential` (Spark refreshes
+by token exchange), DuckDB with an iceberg secret (CLIENT_ID/CLIENT_SECRET, scope
+PRINCIPAL_ROLE:ALL). Pass `creds=` to act as another principal.
 
 The server process is the integration suite's FirnServer (imported, not copied), started with
 extra flags. One Spark session serves the whole run (starting one takes 15-20 s); each backend
@@ -54,23 +58,23 @@ def _load_integration_conftest():
 _itc = _load_integration_conftest()
 FirnServer = _itc.FirnServer
 http_headers = _itc.http_headers
+import firn_auth  # noqa: E402  (tests/integration is on sys.path now)
 
 
 class EngineServer(FirnServer):
     """FirnServer with extra flags and a scrubbed environment (no stray FIRN_* settings)."""
 
     def __init__(self, data_dir: Path, log_path: Path, args: list[str], env: dict[str, str]):
-        super().__init__(data_dir, log_path)
+        super().__init__(data_dir, log_path, args=args, env=env)
         self.reference = False  # the engine suite always runs Firn itself
-        self.extra_args = args
-        self.extra_env = env
 
     def _command(self):
         cmd, env = super()._command()
-        # s3.env exports FIRN_S3_*; Firn reads FIRN_* settings from its environment.
-        env = {k: v for k, v in env.items() if not k.startswith("FIRN_")}
-        env.update(self.extra_env)
-        return cmd + self.extra_args, env
+        # s3.env exports FIRN_S3_*; Firn reads FIRN_* settings from its environment. Keep only
+        # ours: the bootstrap credentials and this server's own settings.
+        keep = {**firn_auth.bootstrap_env(), **self.env}
+        env = {k: v for k, v in env.items() if not k.startswith("FIRN_") or k in keep}
+        return cmd, env
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,8 +128,11 @@ class Backend:
         return self.server.uri
 
     # PyIceberg ------------------------------------------------------------------------------
-    def pyiceberg_properties(self) -> dict[str, str]:
+    def pyiceberg_properties(self, creds: "firn_auth.Credentials | None" = None
+                             ) -> dict[str, str]:
         props = {"uri": self.uri, "warehouse": CATALOG_NAME}
+        if self.server.auth:
+            props.update(firn_auth.pyiceberg_auth_properties(self.uri, creds))
         if self.s3:
             props.update(
                 {
@@ -137,12 +144,13 @@ class Backend:
             )
         return props
 
-    def pyiceberg(self) -> RestCatalog:
-        return RestCatalog(f"firn_{self.name}", **self.pyiceberg_properties())
+    def pyiceberg(self, creds: "firn_auth.Credentials | None" = None) -> RestCatalog:
+        return RestCatalog(f"firn_{self.name}", **self.pyiceberg_properties(creds))
 
     # DuckDB ---------------------------------------------------------------------------------
-    def duckdb(self, alias: str = "ice"):
-        """A new DuckDB connection with Firn attached as `alias` (extensions from the wheels)."""
+    def duckdb(self, alias: str = "ice", creds: "firn_auth.Credentials | None" = None):
+        """A new DuckDB connection with Firn attached as `alias` (extensions from the wheels),
+        authenticated as `creds` (default: the session admin)."""
         import duckdb
         import duckdb_extensions
 
@@ -163,16 +171,30 @@ class Backend:
                 "URL_STYLE 'path', USE_SSL false)",
                 [self.s3.access_key, self.s3.secret_key, self.s3.region, self.s3.host_port],
             )
+        if self.server.auth:
+            creds = creds or firn_auth.admin_credentials()
+            # Client credentials in HTTP Basic, scope PRINCIPAL_ROLE:ALL (DuckDB's OAuth2 flow).
+            con.execute(
+                f"CREATE SECRET {alias}_auth (TYPE iceberg, CLIENT_ID ?, CLIENT_SECRET ?, "
+                "OAUTH2_SCOPE 'PRINCIPAL_ROLE:ALL', OAUTH2_SERVER_URI ?)",
+                [creds.client_id, creds.client_secret, self.uri + firn_auth.TOKEN_PATH],
+            )
+            auth = f"SECRET {alias}_auth"
+        else:
+            auth = "AUTHORIZATION_TYPE 'none'"
         con.execute(
             f"ATTACH '{CATALOG_NAME}' AS {alias} (TYPE iceberg, ENDPOINT '{self.uri}', "
-            "AUTHORIZATION_TYPE 'none', ACCESS_DELEGATION_MODE 'none')"
+            f"{auth}, ACCESS_DELEGATION_MODE 'none')"
         )
         return con
 
     # Spark ----------------------------------------------------------------------------------
-    def spark_catalog(self, spark) -> str:
-        """Registers this backend as Spark catalog `firn_<name>` (once) and returns that name."""
-        name = f"firn_{self.name}"
+    def spark_catalog(self, spark, creds: "firn_auth.Credentials | None" = None,
+                      suffix: str = "", extra: dict[str, str] | None = None) -> str:
+        """Registers this backend as Spark catalog `firn_<name><suffix>` (once) and returns that
+        name. It authenticates as `creds` (default: the session admin) with client credentials;
+        Iceberg refreshes the token by token exchange before it expires."""
+        name = f"firn_{self.name}{suffix}"
         if name not in self._spark_catalogs:
             conf = {
                 "": "org.apache.iceberg.spark.SparkCatalog",
@@ -182,6 +204,19 @@ class Backend:
                 # Every query sees the catalog's current state (other engines write too).
                 ".cache-enabled": "false",
             }
+            if self.server.auth:
+                creds = creds or firn_auth.admin_credentials()
+                conf.update(
+                    {
+                        ".rest.auth.type": "oauth2",
+                        ".credential": creds.credential,
+                        ".scope": "PRINCIPAL_ROLE:ALL",
+                        ".oauth2-server-uri": self.uri + firn_auth.TOKEN_PATH,
+                        ".token-refresh-enabled": "true",
+                        f".header.{firn_auth.REALM_HEADER}": creds.realm,
+                    }
+                )
+            conf.update(extra or {})
             if self.s3:
                 conf.update(
                     {

@@ -28,6 +28,7 @@ import pytest
 import requests
 from pyiceberg.catalog.rest import RestCatalog
 
+import firn_auth
 from helpers import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -37,18 +38,34 @@ STOP_TIMEOUT_S = 20
 
 
 # ---------------------------------------------------------------------------------------------
-# Credentials: the single place where authentication will be added (issue 5). Every client in
-# the suite -- PyIceberg catalogs and raw HTTP -- takes its settings from these two functions.
+# Credentials: the single place where authentication is added (issue 5). Every client in the
+# suite -- PyIceberg catalogs and raw HTTP -- takes its settings from these two functions. The
+# server bootstraps the session admin (firn_auth.admin_credentials()) on its first start; the
+# clients authenticate as that admin with client credentials, scope PRINCIPAL_ROLE:ALL.
 # ---------------------------------------------------------------------------------------------
 def catalog_properties(server: "FirnServer") -> dict[str, str]:
     """Properties for a PyIceberg RestCatalog talking to `server`."""
-    return {"uri": server.uri}
+    props = {"uri": server.uri}
+    if server.auth:
+        props.update(firn_auth.pyiceberg_auth_properties(server.uri))
+    return props
 
 
 def http_headers(server: "FirnServer") -> dict[str, str]:
-    """Headers for raw HTTP requests to `server`."""
-    del server
-    return {}
+    """Headers for raw HTTP requests to `server` (a cached admin bearer token)."""
+    if not server.auth:
+        return {}
+    return firn_auth.auth_headers(server.uri)
+
+
+def _flag_values(args: list[str], flag: str) -> list[str]:
+    out = []
+    for i, a in enumerate(args):
+        if a == flag and i + 1 < len(args):
+            out.append(args[i + 1].lower())
+        elif a.startswith(flag + "="):
+            out.append(a.split("=", 1)[1].lower())
+    return out
 
 
 def free_port() -> int:
@@ -60,13 +77,28 @@ def free_port() -> int:
 class FirnServer:
     """One server process bound to a data directory and a port that survive restarts."""
 
-    def __init__(self, data_dir: Path, log_path: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, log_path: Path, port: int | None = None,
+                 args: list[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.log_path = log_path
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.reference = REFERENCE
+        # Extra `firn serve` flags / environment (e.g. ["--token-lifetime", "5"]).
+        # An env value of None removes the variable (e.g. FIRN_BOOTSTRAP_CREDENTIALS).
+        self.args = list(args or [])
+        self.env = dict(env or {})
+        self.auth_override: bool | None = None  # force `auth` (credentials unknown to tests)
         self.data_dir.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def auth(self) -> bool:
+        """Whether clients must authenticate: Firn with authentication on (the default)."""
+        if self.auth_override is not None:
+            return self.auth_override
+        return (not self.reference and firn_auth.auth_enabled()
+                and "off" not in _flag_values(self.args, "--auth")
+                and self.env.get("FIRN_AUTH", "").lower() != "off")
 
     @property
     def uri(self) -> str:
@@ -102,7 +134,15 @@ class FirnServer:
             str(self.data_dir),
             "--listen",
             f"127.0.0.1:{self.port}",
+            *self.args,
         ]
+        # The first start bootstraps the session admin; later starts find it in the database.
+        env.update(firn_auth.bootstrap_env())
+        for key, value in self.env.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
         return cmd, env
 
     def start(self) -> None:
@@ -131,11 +171,14 @@ class FirnServer:
                 pytest.fail(f"server exited with {code} before ready\n{self.log_tail()}")
             try:
                 r = requests.get(f"{self.uri}/v1/config", headers=http_headers(self), timeout=2)
-                if r.status_code == 200:
+                # Without client credentials, a 401 also shows the server is up.
+                if r.status_code == 200 or (r.status_code == 401 and not self.auth):
                     return
                 last = f"HTTP {r.status_code}"
             except requests.RequestException as e:
                 last = type(e).__name__
+            except firn_auth.TokenError as e:
+                last = str(e)
             time.sleep(0.1)
         self.kill()
         pytest.fail(f"server not ready after {READY_TIMEOUT_S}s ({last})\n{self.log_tail()}")
@@ -205,6 +248,35 @@ def fresh_server(tmp_path) -> FirnServer:
     if srv.proc is not None:
         srv.stop()
     _servers.remove(srv)
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    """Factory for private servers with extra flags/env: server_factory(args=[...], env={...}).
+    Each gets its own data dir under tmp_path; all are stopped at the end of the test."""
+    made: list[FirnServer] = []
+
+    def make(args: list[str] | None = None, env: dict[str, str] | None = None,
+             start: bool = True) -> FirnServer:
+        base = tmp_path / f"srv{len(made)}"
+        srv = FirnServer(base / "data", base / "server.log", args=args, env=env)
+        made.append(srv)
+        _servers.append(srv)
+        if start:
+            srv.start()
+        return srv
+
+    yield make
+    for srv in made:
+        if srv.proc is not None:
+            srv.stop()
+        _servers.remove(srv)
+
+
+@pytest.fixture
+def admin(server) -> "firn_auth.Management":
+    """The management API as the session admin on the shared server."""
+    return firn_auth.Management(server.uri)
 
 
 def make_catalog(srv: FirnServer, name: str = "firn") -> RestCatalog:

@@ -32,6 +32,9 @@ _spec = importlib.util.spec_from_file_location(
 _integration = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_integration)
 FirnServer = _integration.FirnServer
+# Every instance bootstraps (or, on a shared database, finds) the session admin; Rest uses it.
+import firn_auth  # noqa: E402
+firn_auth.admin_credentials()  # generated now, so worker subprocesses inherit the same admin
 
 
 def firn_bin() -> str:

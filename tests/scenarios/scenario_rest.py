@@ -5,9 +5,15 @@ with no data files (the catalog never reads manifests on commit)."""
 from __future__ import annotations
 
 import random
+import sys
 import time
+from pathlib import Path
 
 import requests
+
+# The session admin's credentials and token handling are shared with the integration suite.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+import firn_auth  # noqa: E402
 
 TIMEOUT_S = 30
 SCHEMA = {
@@ -18,10 +24,14 @@ SCHEMA = {
 
 
 class Rest:
+    """Raw REST as the session admin (firn_auth): a bearer token fetched on first use and once
+    more after a 401."""
+
     def __init__(self, uri: str, timeout: float = TIMEOUT_S) -> None:
         self.uri = uri
         self.timeout = timeout
         self.session = requests.Session()
+        self.session.auth = firn_auth.BearerAuth(uri)
         self._v1: str | None = None
 
     @property
