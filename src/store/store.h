@@ -10,15 +10,21 @@
 //   kCommitStateUnknown a write was sent but its outcome could not be confirmed
 // Messages follow the Iceberg REST wording (docs/error-mapping.md) so the service can pass
 // them through. Ownership: the store owns its connections; callers own the values passed in.
+// Audit: every write takes an optional AuditEntry (CommitTransaction: a span of them). When
+// given, the row is appended in the same database transaction as the change, so a commit and
+// its audit row exist together or not at all; a failed write appends nothing (the caller may
+// record the refusal with AppendAudit). at_ms = 0 means "now".
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "common/result.h"
+#include "store/access_store.h"
 #include "store/idempotency_store.h"
 
 namespace firn::store {
@@ -77,24 +83,27 @@ struct MetricsReport {
   int64_t received_ms = 0;
 };
 
-// Also an IdempotencyStore (idempotency_store.h): one database holds both.
-class CatalogStore : public IdempotencyStore {
+// Also an IdempotencyStore (idempotency_store.h) and an AccessStore (access_store.h): one
+// database holds all three, so a commit and its audit row share a transaction.
+class CatalogStore : public IdempotencyStore, public AccessStore {
  public:
   ~CatalogStore() override = default;
 
   // Namespaces.
   virtual Status CreateNamespace(const CatalogScope& scope, const Namespace& ns,
-                                 const Properties& props) = 0;
+                                 const Properties& props,
+                                 const AuditEntry* audit = nullptr) = 0;
   virtual Result<Properties> LoadNamespace(const CatalogScope& scope, const Namespace& ns) = 0;
   // Direct children of `parent` (empty = top level), sorted. kNoSuchNamespace if parent missing.
   virtual Result<Page<Namespace>> ListNamespaces(const CatalogScope& scope,
                                                  const Namespace& parent,
                                                  const PageRequest& page) = 0;
-  virtual Status DropNamespace(const CatalogScope& scope, const Namespace& ns) = 0;
+  virtual Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
+                               const AuditEntry* audit = nullptr) = 0;
   // Removals and updates must not share a key (the caller checks; 422).
   virtual Result<PropertiesUpdateResult> UpdateNamespaceProperties(
       const CatalogScope& scope, const Namespace& ns, const std::vector<std::string>& removals,
-      const Properties& updates) = 0;
+      const Properties& updates, const AuditEntry* audit = nullptr) = 0;
 
   // Tables and views share one name space per namespace.
   virtual Result<Page<std::string>> ListObjects(const CatalogScope& scope, const Namespace& ns,
@@ -103,20 +112,26 @@ class CatalogStore : public IdempotencyStore {
                                             ObjectKind kind) = 0;
   // Creates the pointer; kAlreadyExists if a table or a view holds the name.
   virtual Status CreateObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                              const std::string& metadata_location) = 0;
+                              const std::string& metadata_location,
+                              const AuditEntry* audit = nullptr) = 0;
   // Moves the pointer iff it currently equals `expected_location`; kCommitFailed otherwise.
   virtual Result<ObjectPointer> SwapPointer(const CatalogScope& scope, const Identifier& id,
                                             ObjectKind kind, const std::string& expected_location,
-                                            const std::string& new_location) = 0;
+                                            const std::string& new_location,
+                                            const AuditEntry* audit = nullptr) = 0;
   // Registers over an existing table (register with overwrite=true): unconditional swap.
   virtual Status ReplacePointer(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                                const std::string& new_location) = 0;
-  virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind) = 0;
+                                const std::string& new_location,
+                                const AuditEntry* audit = nullptr) = 0;
+  virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                            const AuditEntry* audit = nullptr) = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,
-                              const Identifier& to, ObjectKind kind) = 0;
-  // All swaps or none, in one database transaction.
+                              const Identifier& to, ObjectKind kind,
+                              const AuditEntry* audit = nullptr) = 0;
+  // All swaps or none, in one database transaction (with all `audits`, when given).
   virtual Status CommitTransaction(const CatalogScope& scope,
-                                   const std::vector<PointerSwap>& swaps) = 0;
+                                   const std::vector<PointerSwap>& swaps,
+                                   std::span<const AuditEntry> audits = {}) = 0;
 
   virtual Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) = 0;
 

@@ -11,7 +11,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Mirrors src/store/sqlite/sqlite_migrations.cc table for table. Keys compare with
 // COLLATE "C" (byte order), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 2> kSteps = {
+constexpr std::array<std::string_view, 3> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -78,6 +78,52 @@ CREATE TABLE idempotency_records (
   PRIMARY KEY (realm, catalog, idem_key)
 );
 CREATE INDEX idempotency_records_by_age ON idempotency_records (created_ms);
+)sql",
+    // 3: identity and access records (store/access_store.h), their change counter, the audit
+    // trail and the access version each serving instance has loaded.
+    R"sql(
+CREATE TABLE access_records (
+  realm           text COLLATE "C" NOT NULL,
+  kind            text COLLATE "C" NOT NULL,
+  scope           text COLLATE "C" NOT NULL,
+  name            text COLLATE "C" NOT NULL,
+  body            text NOT NULL,
+  entity_version  bigint NOT NULL,
+  created_ms      bigint NOT NULL,
+  updated_ms      bigint NOT NULL,
+  PRIMARY KEY (realm, kind, scope, name)
+);
+
+CREATE TABLE access_version (
+  id       integer PRIMARY KEY CHECK (id = 1),
+  version  bigint NOT NULL
+);
+INSERT INTO access_version (id, version) VALUES (1, 0);
+
+CREATE TABLE audit_log (
+  id            bigserial PRIMARY KEY,
+  at_ms         bigint NOT NULL,
+  realm         text COLLATE "C" NOT NULL,
+  catalog       text COLLATE "C" NOT NULL,
+  principal     text COLLATE "C" NOT NULL,
+  client        text NOT NULL,
+  request_id    text NOT NULL,
+  operation     text COLLATE "C" NOT NULL,
+  object        text COLLATE "C" NOT NULL,
+  old_location  text NOT NULL,
+  new_location  text NOT NULL,
+  outcome       text NOT NULL,
+  detail        text NOT NULL
+);
+CREATE INDEX audit_log_by_realm_time ON audit_log (realm, at_ms);
+CREATE INDEX audit_log_by_principal ON audit_log (principal, at_ms);
+CREATE INDEX audit_log_by_operation ON audit_log (operation, at_ms);
+
+CREATE TABLE instance_acks (
+  instance_id   text COLLATE "C" PRIMARY KEY,
+  version       bigint NOT NULL,
+  heartbeat_ms  bigint NOT NULL
+);
 )sql",
 };
 

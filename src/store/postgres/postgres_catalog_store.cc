@@ -2,6 +2,7 @@
 
 #include <random>
 #include <set>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "common/clock.h"
 #include "common/macros.h"
 #include "store/idempotency_codec.h"
+#include "store/postgres/pg_access_ops.h"
 #include "store/postgres/pg_connection_pool.h"
 #include "store/postgres/pg_migrations.h"
 #include "store/store_errors.h"
@@ -223,9 +225,9 @@ class PostgresCatalogStore final : public CatalogStore {
       : options_(options), pool_(std::move(url), std::move(options)) {}
 
   Status CreateNamespace(const CatalogScope& scope, const Namespace& ns,
-                         const Properties& props) override {
+                         const Properties& props, const AuditEntry* audit = nullptr) override {
     FIRN_RETURN_IF_ERROR(ValidateNamespaceForCreate(ns));
-    return Run(Mode::kTransaction, [&](PgConnection& conn) -> Status {
+    return Write(Audits(audit), Mode::kTransaction, [&](PgConnection& conn) -> Status {
       if (ns.size() > 1) {
         FIRN_ASSIGN_OR_RETURN(bool parent, NamespaceExists(conn, scope, ParentKey(ns),
                                                            sql::kNamespaceKeyShare));
@@ -281,8 +283,9 @@ class PostgresCatalogStore final : public CatalogStore {
     });
   }
 
-  Status DropNamespace(const CatalogScope& scope, const Namespace& ns) override {
-    return Run(Mode::kTransaction, [&](PgConnection& conn) -> Status {
+  Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
+                       const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kTransaction, [&](PgConnection& conn) -> Status {
       const std::string key = NamespaceKey(ns);
       // FOR UPDATE waits for writers holding KEY SHARE on it (creates inside it), so the
       // emptiness checks below see what they created.
@@ -298,8 +301,8 @@ class PostgresCatalogStore final : public CatalogStore {
 
   Result<PropertiesUpdateResult> UpdateNamespaceProperties(
       const CatalogScope& scope, const Namespace& ns, const std::vector<std::string>& removals,
-      const Properties& updates) override {
-    return Run(Mode::kTransaction, [&](PgConnection& conn) -> Result<PropertiesUpdateResult> {
+      const Properties& updates, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kTransaction, [&](PgConnection& conn) -> Result<PropertiesUpdateResult> {
       const std::string key = NamespaceKey(ns);
       FIRN_RETURN_IF_ERROR(RequireNamespace(conn, scope, ns, sql::kNamespaceNoKeyUpdate));
       PropertiesUpdateResult result;
@@ -353,51 +356,55 @@ class PostgresCatalogStore final : public CatalogStore {
   }
 
   Status CreateObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                      const std::string& metadata_location) override {
-    return Run(Mode::kTransaction, [&](PgConnection& conn) {
+                      const std::string& metadata_location,
+                      const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kTransaction, [&](PgConnection& conn) {
       return InsertObject(conn, scope, id, kind, metadata_location);
     });
   }
 
   Result<ObjectPointer> SwapPointer(const CatalogScope& scope, const Identifier& id,
                                     ObjectKind kind, const std::string& expected_location,
-                                    const std::string& new_location) override {
-    // One round trip: the UPDATE is its own transaction.
-    return Run(Mode::kAutocommit, [&](PgConnection& conn) {
+                                    const std::string& new_location,
+                                    const AuditEntry* audit = nullptr) override {
+    // Without an audit row, one round trip: the UPDATE is its own transaction.
+    return Write(Audits(audit), Mode::kAutocommit, [&](PgConnection& conn) {
       return CasPointer(conn, scope, id, kind, expected_location, new_location,
-                        OnLoss::kOutcomeUnknown);
+                        AutocommitLoss(audit));
     });
   }
 
   Status ReplacePointer(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                        const std::string& new_location) override {
-    return Run(Mode::kAutocommit, [&](PgConnection& conn) -> Status {
+                        const std::string& new_location,
+                        const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kAutocommit, [&](PgConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(
           PgResult res,
           conn.Execute(sql::kReplacePointer,
                        Scoped(scope, {NamespaceKey(id.ns), id.name, KindText(kind), new_location,
                                       NowMillis()}),
-                       OnLoss::kOutcomeUnknown));
+                       AutocommitLoss(audit)));
       if (res.Affected() == 0) return Fail(NoSuchObjectError(id, kind));
       return Ok();
     });
   }
 
-  Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind) override {
-    return Run(Mode::kAutocommit, [&](PgConnection& conn) -> Status {
+  Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                    const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kAutocommit, [&](PgConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(
           PgResult res,
           conn.Execute(sql::kDeleteObject,
                        Scoped(scope, {NamespaceKey(id.ns), id.name, KindText(kind)}),
-                       OnLoss::kOutcomeUnknown));
+                       AutocommitLoss(audit)));
       if (res.Affected() == 0) return Fail(NoSuchObjectError(id, kind));
       return Ok();
     });
   }
 
   Status RenameObject(const CatalogScope& scope, const Identifier& from, const Identifier& to,
-                      ObjectKind kind) override {
-    return Run(Mode::kTransaction, [&](PgConnection& conn) -> Status {
+                      ObjectKind kind, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), Mode::kTransaction, [&](PgConnection& conn) -> Status {
       // Locking the source makes a concurrent rename or drop of it wait, then see it gone.
       FIRN_ASSIGN_OR_RETURN(auto source,
                             FindObject(conn, scope, from, sql::kFindObjectForUpdate));
@@ -416,8 +423,9 @@ class PostgresCatalogStore final : public CatalogStore {
   }
 
   Status CommitTransaction(const CatalogScope& scope,
-                           const std::vector<PointerSwap>& swaps) override {
-    return Run(Mode::kTransaction, [&](PgConnection& conn) -> Status {
+                           const std::vector<PointerSwap>& swaps,
+                           std::span<const AuditEntry> audits = {}) override {
+    return Write(audits, Mode::kTransaction, [&](PgConnection& conn) -> Status {
       for (const auto& swap : swaps) {
         if (swap.expected_location) {
           FIRN_RETURN_IF_ERROR(CasPointer(conn, scope, swap.id, swap.kind,
@@ -441,6 +449,44 @@ class PostgresCatalogStore final : public CatalogStore {
           OnLoss::kOutcomeUnknown));
       return Ok();
     });
+  }
+
+  // AccessStore.
+  Result<int64_t> AccessVersion() override {
+    return Run(Mode::kRead, [&](PgConnection& conn) { return postgres::ReadAccessVersion(conn); });
+  }
+
+  Result<AccessRows> LoadAccess() override {
+    return Run(Mode::kRead, [&](PgConnection& conn) { return postgres::LoadAccessRows(conn); });
+  }
+
+  Result<int64_t> ApplyAccessWrites(const std::vector<AccessWrite>& writes,
+                                    const AuditEntry* audit, int64_t now_ms) override {
+    return Run(Mode::kTransaction, [&](PgConnection& conn) {
+      return postgres::ApplyAccessWrites(conn, writes, audit, now_ms);
+    });
+  }
+
+  Status AppendAudit(const AuditEntry& entry) override {
+    return Run(Mode::kAutocommit, [&](PgConnection& conn) {
+      return postgres::InsertAudit(conn, entry, OnLoss::kOutcomeUnknown);
+    });
+  }
+
+  Result<std::vector<AuditEntry>> ListAudit(const AuditFilter& filter) override {
+    return Run(Mode::kRead,
+               [&](PgConnection& conn) { return postgres::ListAuditRows(conn, filter); });
+  }
+
+  // An ack is idempotent (the latest wins), so a lost connection is plain unavailability.
+  Status AckAccessVersion(const InstanceAck& ack) override {
+    return Run(Mode::kAutocommit,
+               [&](PgConnection& conn) { return postgres::UpsertInstanceAck(conn, ack); });
+  }
+
+  Result<std::vector<InstanceAck>> LiveInstances(int64_t since_ms) override {
+    return Run(Mode::kRead,
+               [&](PgConnection& conn) { return postgres::ListLiveInstances(conn, since_ms); });
   }
 
   Result<std::vector<CatalogScope>> ListCatalogScopes() override {
@@ -492,6 +538,31 @@ class PostgresCatalogStore final : public CatalogStore {
   }
 
  private:
+  static std::span<const AuditEntry> Audits(const AuditEntry* audit) {
+    return audit ? std::span<const AuditEntry>(audit, 1) : std::span<const AuditEntry>();
+  }
+
+  // What a lost connection means for a write that runs in autocommit unless audited (an
+  // audited write runs in a transaction, where only the COMMIT can be in doubt).
+  static OnLoss AutocommitLoss(const AuditEntry* audit) {
+    return audit ? OnLoss::kNothingCommitted : OnLoss::kOutcomeUnknown;
+  }
+
+  // Run() for a catalog write: with audit rows, the body and the rows share one transaction
+  // (an autocommit write is promoted to one); the rows are appended only when the body succeeds.
+  template <typename F>
+  auto Write(std::span<const AuditEntry> audits, Mode mode, F&& body)
+      -> std::invoke_result_t<F, PgConnection&> {
+    using R = std::invoke_result_t<F, PgConnection&>;
+    if (audits.empty()) return Run(mode, body);
+    return Run(Mode::kTransaction, [&](PgConnection& conn) -> R {
+      R result = body(conn);
+      if (!result) return result;
+      for (const auto& audit : audits) FIRN_RETURN_IF_ERROR(postgres::InsertAudit(conn, audit));
+      return result;
+    });
+  }
+
   // Runs `body` on a pooled connection. kTransaction wraps it in BEGIN/COMMIT (ROLLBACK on
   // error). Reruns it on a retryable race (bounded), and once more on a fresh connection when
   // the connection was lost before anything could have committed.

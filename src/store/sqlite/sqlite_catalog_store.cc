@@ -2,11 +2,13 @@
 
 #include <optional>
 #include <set>
+#include <span>
 #include <type_traits>
 #include <utility>
 
 #include "common/clock.h"
 #include "common/macros.h"
+#include "store/sqlite/sqlite_access_ops.h"
 #include "store/sqlite/sqlite_connection_pool.h"
 #include "store/sqlite/sqlite_group_writer.h"
 #include "store/sqlite/sqlite_migrations.h"
@@ -212,9 +214,9 @@ class SqliteCatalogStore final : public CatalogStore {
       : writer_(std::move(writer)), readers_(std::move(path), options) {}
 
   Status CreateNamespace(const CatalogScope& scope, const Namespace& ns,
-                         const Properties& props) override {
+                         const Properties& props, const AuditEntry* audit = nullptr) override {
     FIRN_RETURN_IF_ERROR(ValidateNamespaceForCreate(ns));
-    return Write([&](SqliteConnection& conn) -> Status {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Status {
       if (ns.size() > 1) {
         FIRN_ASSIGN_OR_RETURN(bool parent, NamespaceExists(conn, scope, ParentKey(ns)));
         if (!parent) return Fail(NoSuchParentNamespaceError(ns));
@@ -275,8 +277,9 @@ class SqliteCatalogStore final : public CatalogStore {
     });
   }
 
-  Status DropNamespace(const CatalogScope& scope, const Namespace& ns) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+  Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
+                       const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Status {
       const std::string key = NamespaceKey(ns);
       FIRN_RETURN_IF_ERROR(RequireNamespace(conn, scope, ns));
       for (std::string_view check : {sql::kHasObject, sql::kHasChildNamespace}) {
@@ -293,8 +296,8 @@ class SqliteCatalogStore final : public CatalogStore {
 
   Result<PropertiesUpdateResult> UpdateNamespaceProperties(
       const CatalogScope& scope, const Namespace& ns, const std::vector<std::string>& removals,
-      const Properties& updates) override {
-    return Write([&](SqliteConnection& conn) -> Result<PropertiesUpdateResult> {
+      const Properties& updates, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Result<PropertiesUpdateResult> {
       const std::string key = NamespaceKey(ns);
       FIRN_RETURN_IF_ERROR(RequireNamespace(conn, scope, ns));
       PropertiesUpdateResult result;
@@ -354,23 +357,26 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Status CreateObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                      const std::string& metadata_location) override {
-    return Write([&](SqliteConnection& conn) {
+                      const std::string& metadata_location,
+                      const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) {
       return InsertObject(conn, scope, id, kind, metadata_location);
     });
   }
 
   Result<ObjectPointer> SwapPointer(const CatalogScope& scope, const Identifier& id,
                                     ObjectKind kind, const std::string& expected_location,
-                                    const std::string& new_location) override {
-    return Write([&](SqliteConnection& conn) {
+                                    const std::string& new_location,
+                                    const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) {
       return CasPointer(conn, scope, id, kind, expected_location, new_location);
     });
   }
 
   Status ReplacePointer(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                        const std::string& new_location) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+                        const std::string& new_location,
+                        const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kReplacePointer, scope));
       stmt.Bind(3, NamespaceKey(id.ns))
           .Bind(4, id.name)
@@ -383,8 +389,9 @@ class SqliteCatalogStore final : public CatalogStore {
     });
   }
 
-  Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+  Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                    const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kDeleteObject, scope));
       stmt.Bind(3, NamespaceKey(id.ns)).Bind(4, id.name).Bind(5, KindText(kind));
       FIRN_RETURN_IF_ERROR(stmt.Run());
@@ -394,8 +401,8 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Status RenameObject(const CatalogScope& scope, const Identifier& from, const Identifier& to,
-                      ObjectKind kind) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+                      ObjectKind kind, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), [&](SqliteConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(auto source, FindObject(conn, scope, from));
       if (!source || source->kind != kind) return Fail(NoSuchObjectError(from, kind));
       FIRN_RETURN_IF_ERROR(RequireNamespace(conn, scope, to.ns));
@@ -412,8 +419,9 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Status CommitTransaction(const CatalogScope& scope,
-                           const std::vector<PointerSwap>& swaps) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+                           const std::vector<PointerSwap>& swaps,
+                           std::span<const AuditEntry> audits = {}) override {
+    return Write(audits, [&](SqliteConnection& conn) -> Status {
       for (const auto& swap : swaps) {
         if (swap.expected_location) {
           FIRN_ASSIGN_OR_RETURN(auto pointer, CasPointer(conn, scope, swap.id, swap.kind,
@@ -448,7 +456,7 @@ class SqliteCatalogStore final : public CatalogStore {
   Status SaveIdempotencyRecord(const CatalogScope& scope, const std::string& key,
                                const IdempotencyRecord& record) override {
     const std::string headers = EncodeHeaders(record.headers);
-    return Write([&](SqliteConnection& conn) -> Status {
+    return Write({}, [&](SqliteConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kSaveIdempotency, scope));
       stmt.Bind(3, key)
           .Bind(4, record.operation)
@@ -461,7 +469,7 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Result<int64_t> DeleteIdempotencyRecordsBefore(int64_t created_before_ms) override {
-    return Write([&](SqliteConnection& conn) -> Result<int64_t> {
+    return Write({}, [&](SqliteConnection& conn) -> Result<int64_t> {
       FIRN_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql::kDeleteIdempotencyBefore));
       stmt.Bind(1, created_before_ms);
       FIRN_RETURN_IF_ERROR(stmt.Run());
@@ -470,7 +478,7 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) override {
-    return Write([&](SqliteConnection& conn) -> Status {
+    return Write({}, [&](SqliteConnection& conn) -> Status {
       FIRN_ASSIGN_OR_RETURN(Statement stmt, Scoped(conn, sql::kInsertMetrics, scope));
       stmt.Bind(3, NamespaceKey(report.table.ns))
           .Bind(4, report.table.name)
@@ -479,6 +487,38 @@ class SqliteCatalogStore final : public CatalogStore {
           .Bind(7, report.received_ms != 0 ? report.received_ms : NowMillis());
       return stmt.Run();
     });
+  }
+
+  // AccessStore.
+  Result<int64_t> AccessVersion() override {
+    return Read([&](SqliteConnection& conn) { return sqlite::ReadAccessVersion(conn); });
+  }
+
+  Result<AccessRows> LoadAccess() override {
+    return Read([&](SqliteConnection& conn) { return sqlite::LoadAccessRows(conn); });
+  }
+
+  Result<int64_t> ApplyAccessWrites(const std::vector<AccessWrite>& writes,
+                                    const AuditEntry* audit, int64_t now_ms) override {
+    return Write({}, [&](SqliteConnection& conn) {
+      return sqlite::ApplyAccessWrites(conn, writes, audit, now_ms);
+    });
+  }
+
+  Status AppendAudit(const AuditEntry& entry) override {
+    return Write({}, [&](SqliteConnection& conn) { return sqlite::InsertAudit(conn, entry); });
+  }
+
+  Result<std::vector<AuditEntry>> ListAudit(const AuditFilter& filter) override {
+    return Read([&](SqliteConnection& conn) { return sqlite::ListAuditRows(conn, filter); });
+  }
+
+  Status AckAccessVersion(const InstanceAck& ack) override {
+    return Write({}, [&](SqliteConnection& conn) { return sqlite::UpsertInstanceAck(conn, ack); });
+  }
+
+  Result<std::vector<InstanceAck>> LiveInstances(int64_t since_ms) override {
+    return Read([&](SqliteConnection& conn) { return sqlite::ListLiveInstances(conn, since_ms); });
   }
 
   Result<std::vector<CatalogScope>> ListCatalogScopes() override {
@@ -495,15 +535,22 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
  private:
+  static std::span<const AuditEntry> Audits(const AuditEntry* audit) {
+    return audit ? std::span<const AuditEntry>(audit, 1) : std::span<const AuditEntry>();
+  }
+
   // Runs `body` in a write transaction (group-committed with concurrent writers); the result
-  // is returned only once the transaction holding it has committed.
+  // is returned only once the transaction holding it has committed. `audits` are appended in
+  // the same transaction when the body succeeds (its savepoint rolls them back otherwise).
   template <typename F>
-  auto Write(F&& body) -> std::invoke_result_t<F, SqliteConnection&> {
+  auto Write(std::span<const AuditEntry> audits, F&& body)
+      -> std::invoke_result_t<F, SqliteConnection&> {
     using R = std::invoke_result_t<F, SqliteConnection&>;
     std::optional<R> result;
     Status status = writer_.Run([&](SqliteConnection& conn) -> Status {
       result.emplace(body(conn));
       if (!*result) return Fail(result->error());
+      for (const auto& audit : audits) FIRN_RETURN_IF_ERROR(sqlite::InsertAudit(conn, audit));
       return Ok();
     });
     if (!status) return Fail(std::move(status).error());

@@ -12,7 +12,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // SQL is kept portable (no AUTOINCREMENT quirks, no JSON functions) so the PostgreSQL backend
 // can mirror it; see docs/db-schema.md.
-constexpr std::array<std::string_view, 2> kSteps = {
+constexpr std::array<std::string_view, 3> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -79,6 +79,53 @@ CREATE TABLE idempotency_records (
   PRIMARY KEY (realm, catalog, idem_key)
 );
 CREATE INDEX idempotency_records_by_age ON idempotency_records (created_ms);
+)sql",
+    // 3: identity and access records (store/access_store.h), their change counter, the audit
+    // trail and the access version each serving instance has loaded. AUTOINCREMENT keeps audit
+    // ids strictly increasing even if old rows are pruned (paging relies on it).
+    R"sql(
+CREATE TABLE access_records (
+  realm           TEXT    NOT NULL,
+  kind            TEXT    NOT NULL,
+  scope           TEXT    NOT NULL,
+  name            TEXT    NOT NULL,
+  body            TEXT    NOT NULL,
+  entity_version  INTEGER NOT NULL,
+  created_ms      INTEGER NOT NULL,
+  updated_ms      INTEGER NOT NULL,
+  PRIMARY KEY (realm, kind, scope, name)
+);
+
+CREATE TABLE access_version (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  version  INTEGER NOT NULL
+);
+INSERT INTO access_version (id, version) VALUES (1, 0);
+
+CREATE TABLE audit_log (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  at_ms         INTEGER NOT NULL,
+  realm         TEXT    NOT NULL,
+  catalog       TEXT    NOT NULL,
+  principal     TEXT    NOT NULL,
+  client        TEXT    NOT NULL,
+  request_id    TEXT    NOT NULL,
+  operation     TEXT    NOT NULL,
+  object        TEXT    NOT NULL,
+  old_location  TEXT    NOT NULL,
+  new_location  TEXT    NOT NULL,
+  outcome       TEXT    NOT NULL,
+  detail        TEXT    NOT NULL
+);
+CREATE INDEX audit_log_by_realm_time ON audit_log (realm, at_ms);
+CREATE INDEX audit_log_by_principal ON audit_log (principal, at_ms);
+CREATE INDEX audit_log_by_operation ON audit_log (operation, at_ms);
+
+CREATE TABLE instance_acks (
+  instance_id   TEXT    PRIMARY KEY,
+  version       INTEGER NOT NULL,
+  heartbeat_ms  INTEGER NOT NULL
+);
 )sql",
 };
 

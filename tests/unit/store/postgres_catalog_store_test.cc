@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "postgres_test_support.h"
+#include "store/postgres/pg_migrations.h"
 #include "store/sqlite/sqlite_catalog_store.h"
 
 namespace firn::store::testing {
@@ -97,7 +98,8 @@ TEST_F(PostgresStoreTest, SchemaVersionIsRecordedInItsTable) {
   auto store = OpenFresh();
   ASSERT_TRUE(store);
   PgAdmin admin(backend_->url(), backend_->schema());
-  EXPECT_EQ(admin.Exec("SELECT version FROM schema_version WHERE id = 1"), "2");
+  EXPECT_EQ(admin.Exec("SELECT version FROM schema_version WHERE id = 1"),
+            std::to_string(postgres::LatestSchemaVersion()));
   EXPECT_EQ(admin.Exec("SELECT count(*) FROM schema_version"), "1");
 }
 
@@ -134,7 +136,8 @@ TEST_F(PostgresStoreTest, ConcurrentOpensMigrateExactlyOnce) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(opened.load(), kOpeners);
   PgAdmin admin(backend_->url(), backend_->schema());
-  EXPECT_EQ(admin.Exec("SELECT version FROM schema_version"), "2");
+  EXPECT_EQ(admin.Exec("SELECT version FROM schema_version"),
+            std::to_string(postgres::LatestSchemaVersion()));
 }
 
 TEST_F(PostgresStoreTest, PasswordMayComeFromOptionsAndAWrongOneIsUnavailable) {
