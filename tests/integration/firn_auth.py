@@ -18,9 +18,13 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+import shutil
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import requests
 
@@ -318,3 +322,33 @@ def grant_body(privilege: str, namespace: list[str] | None = None, table: str | 
     if namespace is not None:
         return {"type": "namespace", "namespace": namespace, "privilege": privilege}
     return {"type": "catalog", "privilege": privilege}
+
+
+# ---------------------------------------------------------------------------------------------
+# The Polaris CLI (PyPI apache-polaris)
+# ---------------------------------------------------------------------------------------------
+def polaris_cli() -> str:
+    """The `polaris` executable: $FIRN_POLARIS_CLI, else beside this Python, else on PATH."""
+    for candidate in (os.environ.get("FIRN_POLARIS_CLI"),
+                      str(Path(sys.executable).parent / "polaris"), shutil.which("polaris")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    raise FileNotFoundError("the Polaris CLI is not installed (apache-polaris in "
+                            "scripts/requirements-test.txt; run scripts/install.sh)")
+
+
+def run_polaris(uri: str, *args: str, creds: Credentials | None = None, realm: str | None = None,
+                check: bool = True, home: Path | None = None) -> subprocess.CompletedProcess:
+    """Runs `polaris --base-url uri [--realm R] args...` with the credentials in CLIENT_ID /
+    CLIENT_SECRET (never on the command line)."""
+    creds = creds or admin_credentials()
+    cmd = [polaris_cli(), "--base-url", uri.rstrip("/")]
+    if realm:
+        cmd += ["--realm", realm]
+    env = {**os.environ, "CLIENT_ID": creds.client_id, "CLIENT_SECRET": creds.client_secret}
+    if home is not None:
+        env["POLARIS_HOME"] = str(home)
+    p = subprocess.run([*cmd, *args], capture_output=True, text=True, env=env, timeout=120)
+    if check and p.returncode != 0:
+        raise ManagementError(f"polaris {' '.join(args)} -> {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
