@@ -103,6 +103,35 @@ TEST_F(PostgresStoreTest, SchemaVersionIsRecordedInItsTable) {
   EXPECT_EQ(admin.Exec("SELECT count(*) FROM schema_version"), "1");
 }
 
+// The audit row shares the commit's transaction: when it cannot be written, the swap (an
+// autocommit UPDATE without audit) is rolled back too. A trigger makes audit inserts fail.
+TEST_F(PostgresStoreTest, FailingAuditInsertRollsBackTheCommit) {
+  auto store = OpenFresh();
+  ASSERT_TRUE(store);
+  const Identifier t = Id({"db"}, "t");
+  ASSERT_TRUE(store->CreateNamespace({}, {"db"}, {}));
+  ASSERT_TRUE(store->CreateObject({}, t, kTable, "m1"));
+  {
+    PgAdmin admin(backend_->url(), backend_->schema());
+    admin.Exec(
+        "CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'audit refused'; END $$");
+    admin.Exec(
+        "CREATE TRIGGER no_audit BEFORE INSERT ON audit_log "
+        "FOR EACH ROW EXECUTE FUNCTION refuse_audit()");
+  }
+  AuditEntry audit;
+  audit.operation = "updateTable";
+  EXPECT_FALSE(store->SwapPointer({}, t, kTable, "m1", "m2", &audit));
+  EXPECT_FALSE(store->DropObject({}, t, kTable, &audit));
+  EXPECT_FALSE(store->ApplyAccessWrites(
+      {AccessWrite{AccessWrite::Op::kUpsert, AccessRecord{.realm = "r", .name = "r"}}}, &audit,
+      1));
+  EXPECT_EQ(store->LoadPointer({}, t, kTable)->metadata_location, "m1");
+  EXPECT_EQ(*store->AccessVersion(), 0);
+  EXPECT_TRUE(store->LoadAccess()->records.empty());
+}
+
 TEST_F(PostgresStoreTest, RefusesNewerSchemaVersionAndLeavesItUntouched) {
   ASSERT_TRUE(OpenFresh());
   {

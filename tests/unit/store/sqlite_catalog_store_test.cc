@@ -88,6 +88,32 @@ TEST(SqliteCatalogStoreTest, DatabaseIsInWalModeWithSchemaVersion) {
             std::to_string(sqlite::LatestSchemaVersion()));
 }
 
+// The audit row shares the commit's transaction: when it cannot be written, the swap it
+// describes is rolled back too (a trigger makes every audit insert fail).
+TEST(SqliteCatalogStoreTest, FailingAuditInsertRollsBackTheCommit) {
+  SqliteBackend backend;
+  auto store = backend.Open();
+  ASSERT_TRUE(store);
+  const Identifier t{{"db"}, "t"};
+  ASSERT_TRUE((*store)->CreateNamespace({}, {"db"}, {}));
+  ASSERT_TRUE((*store)->CreateObject({}, t, ObjectKind::kTable, "m1"));
+  {
+    RawDb raw(backend.db_path());
+    RawQuery(raw.db,
+             "CREATE TRIGGER no_audit BEFORE INSERT ON audit_log "
+             "BEGIN SELECT RAISE(ABORT, 'audit refused'); END");
+  }
+  AuditEntry audit;
+  audit.operation = "updateTable";
+  EXPECT_FALSE((*store)->SwapPointer({}, t, ObjectKind::kTable, "m1", "m2", &audit));
+  EXPECT_FALSE((*store)->ApplyAccessWrites(
+      {AccessWrite{AccessWrite::Op::kUpsert, AccessRecord{.realm = "r", .name = "r"}}}, &audit,
+      1));
+  EXPECT_EQ((*store)->LoadPointer({}, t, ObjectKind::kTable)->metadata_location, "m1");
+  EXPECT_EQ(*(*store)->AccessVersion(), 0);
+  EXPECT_TRUE((*store)->LoadAccess()->records.empty());
+}
+
 TEST(SqliteCatalogStoreTest, RefusesNewerSchemaVersionAndLeavesItUntouched) {
   SqliteBackend backend;
   { ASSERT_TRUE(backend.Open()); }
