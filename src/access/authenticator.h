@@ -31,8 +31,8 @@ struct ExternalIssuer {
   std::string jwks_file;      // one of jwks_file / jwks_url
   std::string jwks_url;       // fetched at start and refreshed on an unknown kid
   std::string realm = "default";    // the realm its principals live in
-  std::string subject_claim = "sub";
-  std::string roles_claim = "roles";  // string array (or space-separated string)
+  std::string subject_claim = "sub";    // dotted paths reach nested objects ("a.b")
+  std::string roles_claim = "roles";  // string array (or space-separated string); dotted ok
   std::string role_prefix;    // stripped from role values, e.g. "PRINCIPAL_ROLE:"
 };
 
@@ -64,9 +64,25 @@ class Authenticator {
 
  private:
   struct External;
+  static std::string PeekIssuer(std::string_view token);
+  Result<std::shared_ptr<const auth::Caller>> AuthenticateOwn(std::string_view realm,
+                                                              std::string_view token,
+                                                              const AccessSnapshot& snapshot,
+                                                              int64_t now) const;
+  Result<std::shared_ptr<const auth::Caller>> AuthenticateExternal(
+      External& ext, std::string_view realm, std::string_view token,
+      const AccessSnapshot& snapshot, int64_t now) const;
+
   AuthConfig config_;
   mutable auth::TokenCache own_cache_;
   std::vector<std::unique_ptr<External>> external_;
 };
+
+// The token of "Bearer <token>" (scheme case-insensitive); kNotAuthorized otherwise.
+Result<std::string_view> ParseBearer(std::string_view authorization);
+
+// True when an OAuth scope string activates every principal role ("PRINCIPAL_ROLE:ALL" or
+// "catalog" among its space-separated entries).
+bool ScopeActivatesAllRoles(std::string_view scope);
 
 }  // namespace firn::access

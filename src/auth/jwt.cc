@@ -125,6 +125,7 @@ Result<Claims> ClaimsFromJson(std::string_view json) {
   FIRN_RETURN_IF_ERROR(ReadTime(o, kNbf, c.nbf));
   FIRN_RETURN_IF_ERROR(ReadTime(o, kExp, c.exp));
   FIRN_RETURN_IF_ERROR(ReadTime(o, kVer, c.ver));
+  c.payload = std::string(json);
   return c;
 }
 

@@ -20,7 +20,8 @@
 
 namespace firn::auth {
 
-// Registered and Firn-specific claims. Unknown claims in a verified token are ignored.
+// Registered and Firn-specific claims. Unknown claims of a verified token stay readable in
+// `payload` (external issuers' custom subject/roles claims).
 struct Claims {
   std::string iss;
   std::string sub;    // principal id (Firn) / subject (external issuer)
@@ -35,8 +36,15 @@ struct Claims {
   std::optional<int64_t> exp;
   // Principal credential version: rotation/reset bumps it, revoking tokens that carry less.
   std::optional<int64_t> ver;
+  // The payload JSON object as received (set by ClaimsFromJson, so by VerifyJwt only after the
+  // signature checked out; ignored by ClaimsToJson and by ==).
+  std::string payload;
 
-  bool operator==(const Claims&) const = default;
+  bool operator==(const Claims& o) const {
+    return iss == o.iss && sub == o.sub && aud == o.aud && realm == o.realm &&
+           roles == o.roles && scope == o.scope && client_id == o.client_id && jti == o.jti &&
+           iat == o.iat && nbf == o.nbf && exp == o.exp && ver == o.ver;
+  }
 };
 
 struct VerifyOptions {

@@ -1,0 +1,421 @@
+#include "access/token_service.h"
+
+#include <openssl/evp.h>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "access/access_records.h"
+#include "auth/secrets.h"
+#include "common/uuid.h"
+
+namespace firn::access {
+namespace {
+
+using Form = std::vector<std::pair<std::string, std::string>>;
+
+constexpr std::string_view kClientCredentials = "client_credentials";
+constexpr std::string_view kTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange";
+constexpr std::string_view kAccessTokenType = "urn:ietf:params:oauth:token-type:access_token";
+constexpr std::string_view kJwtTokenType = "urn:ietf:params:oauth:token-type:jwt";
+constexpr std::string_view kRolePrefix = "PRINCIPAL_ROLE:";
+
+TokenResponse OAuthError(int status, std::string_view error, std::string_view description) {
+  boost::json::object o;
+  o["error"] = error;
+  o["error_description"] = description;
+  TokenResponse r;
+  r.status = status;
+  r.body = boost::json::serialize(o);
+  r.headers = {{"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
+  return r;
+}
+
+TokenResponse InvalidClient(bool basic) {
+  auto r = OAuthError(401, "invalid_client", "Client authentication failed");
+  if (basic) r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"firn\"");
+  return r;
+}
+
+// The single value of `key`; "" when absent; error text when repeated.
+std::optional<std::string> Single(const Form& form, std::string_view key, bool& repeated) {
+  std::optional<std::string> out;
+  for (const auto& [k, v] : form) {
+    if (k != key) continue;
+    if (out) repeated = true;
+    out = v;
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view in) {
+  if (in.empty() || in.size() % 4 != 0 || in.size() > 4096) return std::nullopt;
+  std::string out(in.size() / 4 * 3, '\0');
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(in.data()),
+                          static_cast<int>(in.size()));
+  if (n < 0) return std::nullopt;
+  size_t pad = in.ends_with("==") ? 2 : in.ends_with("=") ? 1 : 0;
+  out.resize(static_cast<size_t>(n) - pad);
+  return out;
+}
+
+bool EqualsCi(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+struct BasicCredentials {
+  std::string client_id;
+  Secret secret;
+};
+
+// "Basic base64(urlencode(id) ':' urlencode(secret))" (RFC 6749 §2.3.1).
+std::optional<BasicCredentials> ParseBasic(std::string_view header, bool& malformed) {
+  while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
+  if (header.size() < 6 || !EqualsCi(header.substr(0, 6), "basic ")) return std::nullopt;
+  std::string_view b64 = header.substr(6);
+  while (!b64.empty() && b64.front() == ' ') b64.remove_prefix(1);
+  while (!b64.empty() && b64.back() == ' ') b64.remove_suffix(1);
+  auto raw = Base64Decode(b64);
+  size_t colon = raw ? raw->find(':') : std::string::npos;
+  if (colon == std::string::npos) {
+    malformed = true;
+    return std::nullopt;
+  }
+  auto id = PercentDecode(std::string_view(*raw).substr(0, colon), true);
+  auto secret = PercentDecode(std::string_view(*raw).substr(colon + 1), true);
+  if (!id || !secret) {
+    malformed = true;
+    return std::nullopt;
+  }
+  return BasicCredentials{std::move(*id), Secret(std::move(*secret))};
+}
+
+// Principal roles `principal` holds in `realm` (assignment rows whose role exists).
+std::vector<std::string> HeldRoles(const RealmState& realm, std::string_view principal) {
+  std::vector<std::string> out;
+  for (const auto& r : realm.links) {
+    if (r.kind != store::AccessKind::kPrincipalRoleGrant) continue;
+    auto a = DecodePrincipalRoleGrant(r);
+    if (a && a->principal == principal && realm.principal_roles.contains(a->principal_role)) {
+      out.push_back(std::move(a->principal_role));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct ScopeResult {
+  bool all = false;
+  std::vector<std::string> roles;  // when !all
+  std::string normalized;
+  std::string error;  // invalid_scope description
+};
+
+ScopeResult ParseScope(std::string_view scope, const std::vector<std::string>& held) {
+  ScopeResult out;
+  std::set<std::string> wanted;
+  bool any = false;
+  while (!scope.empty()) {
+    size_t sp = scope.find(' ');
+    std::string_view s = scope.substr(0, sp);
+    scope = sp == std::string_view::npos ? std::string_view() : scope.substr(sp + 1);
+    if (s.empty()) continue;
+    any = true;
+    if (s == "PRINCIPAL_ROLE:ALL" || s == "catalog") {
+      out.all = true;
+    } else if (s.starts_with(kRolePrefix) && s.size() > kRolePrefix.size()) {
+      std::string role(s.substr(kRolePrefix.size()));
+      if (!std::binary_search(held.begin(), held.end(), role)) {
+        // The role name is the caller's own input, safe to echo.
+        out.error = "Principal does not hold principal role '" + role + "'";
+        return out;
+      }
+      wanted.insert(std::move(role));
+    } else {
+      out.error = "Unsupported scope '" + std::string(s) + "'";
+      return out;
+    }
+  }
+  if (!any) out.all = true;  // no scope: every role, as PRINCIPAL_ROLE:ALL
+  if (out.all) {
+    out.normalized = "PRINCIPAL_ROLE:ALL";
+    out.roles = held;
+  } else {
+    out.roles.assign(wanted.begin(), wanted.end());
+    for (const auto& r : out.roles) {
+      if (!out.normalized.empty()) out.normalized.push_back(' ');
+      out.normalized += std::string(kRolePrefix) + r;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      int h = hex(s[i + 1]), l = hex(s[i + 2]);
+      if (h < 0 || l < 0) return std::nullopt;
+      out.push_back(static_cast<char>(h * 16 + l));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::optional<Form> ParseForm(std::string_view body) {
+  Form out;
+  while (!body.empty()) {
+    size_t amp = body.find('&');
+    std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    auto k = PercentDecode(pair.substr(0, eq), true);
+    auto v = PercentDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1),
+                           true);
+    if (!k || !v) return std::nullopt;
+    out.emplace_back(std::move(*k), std::move(*v));
+  }
+  return out;
+}
+
+TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapshot,
+                           TokenServiceOptions options)
+    : authenticator_(authenticator),
+      snapshot_(std::move(snapshot)),
+      options_(options),
+      hash_slots_(std::clamp(options.max_concurrent_hashes, 1, 64)) {
+  // Same cost parameters as real rows, so a miss and a hit take the same time.
+  auto h = auth::HashSecretScrypt(auth::GenerateClientSecret());
+  dummy_hash_ = h ? *h : std::string();
+}
+
+TokenService::~TokenService() = default;
+
+TokenResponse TokenService::Handle(const TokenRequest& request, int64_t now) {
+  auto form = ParseForm(request.body);
+  if (!form) return OAuthError(400, "invalid_request", "Malformed form body");
+  bool repeated = false;
+  auto grant = Single(*form, "grant_type", repeated);
+  if (repeated) return OAuthError(400, "invalid_request", "Repeated parameter");
+  if (!grant || grant->empty()) return OAuthError(400, "invalid_request", "Missing grant_type");
+  if (*grant == kClientCredentials) return ClientCredentials(request, *form, now);
+  if (*grant == kTokenExchange) return Exchange(request, *form, now);
+  return OAuthError(400, "unsupported_grant_type", "Unsupported grant_type");
+}
+
+bool TokenService::CheckSecret(const Secret& secret, const PrincipalInfo* principal) {
+  hash_slots_.acquire();
+  bool ok = false;
+  if (principal == nullptr) {
+    (void)auth::VerifySecret(secret, dummy_hash_);
+  } else {
+    ok = auth::VerifySecret(secret, principal->secret_hash);
+    if (!ok && !principal->previous_secret_hash.empty()) {
+      ok = auth::VerifySecret(secret, principal->previous_secret_hash);
+    }
+  }
+  hash_slots_.release();
+  return ok;
+}
+
+TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const Form& form,
+                                              int64_t now) {
+  bool repeated = false;
+  auto form_id = Single(form, "client_id", repeated);
+  auto form_secret = Single(form, "client_secret", repeated);
+  auto scope = Single(form, "scope", repeated);
+  if (repeated) return OAuthError(400, "invalid_request", "Repeated parameter");
+  bool malformed = false;
+  auto basic = ParseBasic(request.authorization, malformed);
+  if (malformed) return OAuthError(400, "invalid_request", "Malformed Basic credentials");
+  std::string client_id;
+  Secret secret;
+  if (basic) {
+    if (form_secret) {
+      return OAuthError(400, "invalid_request", "Use one client authentication method");
+    }
+    if (form_id && *form_id != basic->client_id) {
+      return OAuthError(400, "invalid_request", "client_id does not match Basic credentials");
+    }
+    client_id = std::move(basic->client_id);
+    secret = std::move(basic->secret);
+  } else {
+    if (!form_id || form_id->empty() || !form_secret || form_secret->empty()) {
+      return OAuthError(400, "invalid_request", "Missing client_id or client_secret");
+    }
+    client_id = std::move(*form_id);
+    secret = Secret(std::move(*form_secret));
+  }
+  if (client_id.size() > 256) return InvalidClient(basic.has_value());
+
+  if (int64_t wait = BlockedFor(client_id, request.remote_address, now); wait > 0) {
+    auto r = OAuthError(429, "slow_down", "Too many failed attempts; retry later");
+    r.headers.emplace_back("Retry-After", std::to_string(wait));
+    return r;
+  }
+  auto snapshot = snapshot_();
+  const RealmState* realm = snapshot ? snapshot->FindRealm(request.realm) : nullptr;
+  const PrincipalInfo* principal = nullptr;
+  if (realm != nullptr && realm->keys) {
+    if (auto it = realm->principal_by_client.find(client_id);
+        it != realm->principal_by_client.end()) {
+      principal = snapshot->FindPrincipal(request.realm, it->second);
+    }
+  }
+  if (!CheckSecret(secret, principal)) {
+    RecordFailure(client_id, request.remote_address, now);
+    return InvalidClient(basic.has_value());
+  }
+  RecordSuccess(client_id);
+  return Issue(*realm, *principal, scope.value_or(""), client_id, now);
+}
+
+TokenResponse TokenService::Exchange(const TokenRequest& request, const Form& form,
+                                     int64_t now) {
+  bool repeated = false;
+  auto subject = Single(form, "subject_token", repeated);
+  auto subject_type = Single(form, "subject_token_type", repeated);
+  auto scope = Single(form, "scope", repeated);
+  if (repeated) return OAuthError(400, "invalid_request", "Repeated parameter");
+  if (!subject || subject->empty()) return OAuthError(400, "invalid_request", "Missing subject_token");
+  if (subject_type && !subject_type->empty() && *subject_type != kAccessTokenType &&
+      *subject_type != kJwtTokenType) {
+    return OAuthError(400, "invalid_request", "Unsupported subject_token_type");
+  }
+  auto snapshot = snapshot_();
+  if (!snapshot) return OAuthError(400, "invalid_grant", "Invalid subject token");
+  auto caller = authenticator_.Authenticate(request.realm, "Bearer " + *subject, *snapshot, now);
+  if (!caller || (*caller)->external || (*caller)->subject.principal.empty()) {
+    return OAuthError(400, "invalid_grant", "Invalid subject token");
+  }
+  const RealmState* realm = snapshot->FindRealm(request.realm);
+  const PrincipalInfo* principal = snapshot->FindPrincipal(request.realm,
+                                                           (*caller)->subject.principal);
+  if (realm == nullptr || principal == nullptr) {
+    return OAuthError(400, "invalid_grant", "Invalid subject token");
+  }
+  std::string next_scope;
+  if (scope && !scope->empty()) {
+    next_scope = *scope;
+  } else if ((*caller)->subject.all_roles) {
+    next_scope = "PRINCIPAL_ROLE:ALL";
+  } else {
+    for (const auto& r : (*caller)->subject.active_roles) {
+      if (!next_scope.empty()) next_scope.push_back(' ');
+      next_scope += std::string(kRolePrefix) + r;
+    }
+  }
+  std::string client_id = (*caller)->client_id.empty() ? principal->client_id
+                                                        : (*caller)->client_id;
+  return Issue(*realm, *principal, next_scope, client_id, now);
+}
+
+TokenResponse TokenService::Issue(const RealmState& realm, const PrincipalInfo& principal,
+                                  std::string_view scope, std::string_view client_id,
+                                  int64_t now) {
+  ScopeResult s = ParseScope(scope, HeldRoles(realm, principal.name));
+  if (!s.error.empty()) return OAuthError(400, "invalid_scope", s.error);
+  const AuthConfig& config = authenticator_.config();
+  auth::Claims claims;
+  claims.iss = config.issuer;
+  claims.sub = principal.id;
+  claims.realm = realm.name;
+  claims.roles = s.roles;
+  claims.scope = s.normalized;
+  claims.client_id = std::string(client_id);
+  claims.jti = NewUuidV4();
+  claims.iat = now;
+  claims.exp = now + config.token_lifetime_seconds;
+  claims.ver = principal.credential_version;
+  auto token = realm.keys->Sign(claims);
+  if (!token) return OAuthError(500, "server_error", "Token signing failed");
+  boost::json::object o;
+  o["access_token"] = *token;
+  o["token_type"] = "bearer";
+  o["expires_in"] = config.token_lifetime_seconds;
+  o["issued_token_type"] = kAccessTokenType;
+  o["scope"] = s.normalized;
+  TokenResponse r;
+  r.body = boost::json::serialize(o);
+  r.headers = {{"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
+  return r;
+}
+
+int64_t TokenService::BlockedFor(std::string_view client_id, std::string_view address,
+                                 int64_t now) {
+  std::lock_guard lock(failures_mu_);
+  int64_t wait = 0;
+  auto check = [&](const FailureTable& t, const std::string& key) {
+    auto it = t.find(key);
+    if (it != t.end() && it->second.blocked_until > now) {
+      wait = std::max(wait, it->second.blocked_until - now);
+    }
+  };
+  check(client_failures_, std::string(client_id));
+  if (!address.empty()) check(address_failures_, std::string(address));
+  return wait;
+}
+
+void TokenService::Bump(FailureTable& table, const std::string& key, int limit,
+                        const TokenServiceOptions& o, int64_t now) {
+  if (table.size() >= o.max_tracked && !table.contains(key)) {
+    std::erase_if(table, [&](const auto& e) {
+      return e.second.blocked_until <= now && now - e.second.window_start >= o.failure_window_seconds;
+    });
+    if (table.size() >= o.max_tracked) table.erase(table.begin());  // still full: forget one
+  }
+  Failures& f = table[key];
+  if (now - f.window_start >= o.failure_window_seconds) {
+    f.count = 0;
+    f.window_start = now;
+  }
+  if (++f.count >= limit) {
+    f.blocked_until = now + o.lockout_seconds;
+    f.count = 0;
+    f.window_start = now;
+  }
+}
+
+void TokenService::RecordFailure(std::string_view client_id, std::string_view address,
+                                 int64_t now) {
+  std::lock_guard lock(failures_mu_);
+  Bump(client_failures_, std::string(client_id), options_.max_failures_per_client, options_, now);
+  if (!address.empty()) {
+    Bump(address_failures_, std::string(address), options_.max_failures_per_address, options_,
+         now);
+  }
+}
+
+void TokenService::RecordSuccess(std::string_view client_id) {
+  std::lock_guard lock(failures_mu_);
+  client_failures_.erase(std::string(client_id));
+}
+
+}  // namespace firn::access

@@ -1,0 +1,109 @@
+// TokenService: the OAuth2 token endpoint (POST /v1/oauth/tokens) as Iceberg clients use it.
+//
+// Grants: client_credentials (client id/secret in the form or in HTTP Basic, RFC 6749 §2.3.1)
+// and urn:ietf:params:oauth:grant-type:token-exchange (a valid Firn token of the same realm in
+// subject_token → a fresh token for the same principal; Iceberg Java refreshes this way).
+// Scopes: "PRINCIPAL_ROLE:ALL", "catalog" (both: every role), "PRINCIPAL_ROLE:<name>"
+// (several allowed); a role the principal does not hold → invalid_scope; no scope = all roles.
+// Errors use the OAuth shape {"error","error_description"}: invalid_request,
+// unsupported_grant_type, invalid_grant, invalid_scope → 400; invalid_client → 401;
+// throttled → 429 {"error":"slow_down"} with Retry-After.
+//
+// Security: a secret is checked with auth::VerifySecret (constant-time) against the current
+// hash, then the previous one; an unknown client id or realm spends one hash on a dummy so
+// timing does not tell which ids exist. At most `max_concurrent_hashes` scrypt runs at once
+// (16 MiB each). Failures are counted per client id and per remote address in bounded
+// in-memory tables. Secrets and tokens never reach a log line or an error message.
+// Thread-safety: Handle is thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "access/access_snapshot.h"
+#include "access/authenticator.h"
+
+namespace firn::access {
+
+struct TokenServiceOptions {
+  int max_concurrent_hashes = 2;
+  // Failures tolerated per client id / per remote address before a lockout.
+  int max_failures_per_client = 10;
+  int max_failures_per_address = 20;
+  int64_t failure_window_seconds = 60;  // failures older than this are forgotten
+  int64_t lockout_seconds = 30;
+  size_t max_tracked = 10000;  // per table; stale entries are dropped first
+};
+
+struct TokenRequest {
+  std::string realm;           // resolved from the realm header or the default
+  std::string body;            // application/x-www-form-urlencoded
+  std::string authorization;   // raw Authorization header ("" when absent)
+  std::string remote_address;  // "" when unknown (then only per-client throttling)
+};
+
+struct TokenResponse {
+  int status = 200;
+  std::string body;  // JSON
+  std::vector<std::pair<std::string, std::string>> headers;  // Cache-Control, Retry-After, ...
+};
+
+class TokenService {
+ public:
+  using SnapshotFn = std::function<std::shared_ptr<const AccessSnapshot>()>;
+
+  // `authenticator` verifies subject tokens for token exchange; it must outlive the service.
+  TokenService(const Authenticator& authenticator, SnapshotFn snapshot,
+               TokenServiceOptions options = {});
+  ~TokenService();
+
+  TokenResponse Handle(const TokenRequest& request, int64_t now_seconds);
+
+ private:
+  struct Failures {
+    int count = 0;
+    int64_t window_start = 0;
+    int64_t blocked_until = 0;
+  };
+  using FailureTable = std::unordered_map<std::string, Failures>;
+
+  TokenResponse ClientCredentials(const TokenRequest& request,
+                                  const std::vector<std::pair<std::string, std::string>>& form,
+                                  int64_t now);
+  TokenResponse Exchange(const TokenRequest& request,
+                         const std::vector<std::pair<std::string, std::string>>& form,
+                         int64_t now);
+  TokenResponse Issue(const RealmState& realm, const PrincipalInfo& principal,
+                      std::string_view scope, std::string_view client_id, int64_t now);
+  bool CheckSecret(const Secret& secret, const PrincipalInfo* principal);
+
+  int64_t BlockedFor(std::string_view client_id, std::string_view address, int64_t now);
+  void RecordFailure(std::string_view client_id, std::string_view address, int64_t now);
+  void RecordSuccess(std::string_view client_id);
+  static void Bump(FailureTable& table, const std::string& key, int limit,
+                   const TokenServiceOptions& o, int64_t now);
+
+  const Authenticator& authenticator_;
+  SnapshotFn snapshot_;
+  TokenServiceOptions options_;
+  std::string dummy_hash_;  // verified against when the client id is unknown
+  std::counting_semaphore<64> hash_slots_;
+  std::mutex failures_mu_;
+  FailureTable client_failures_;
+  FailureTable address_failures_;
+};
+
+// Decodes an application/x-www-form-urlencoded body ('+' is a space). nullopt when a
+// percent escape is malformed.
+std::optional<std::vector<std::pair<std::string, std::string>>> ParseForm(std::string_view body);
+// Percent-decodes (RFC 3986; '+' → space when `plus_is_space`). nullopt when malformed.
+std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space);
+
+}  // namespace firn::access
