@@ -89,6 +89,8 @@ class FirnServer:
         self.args = list(args or [])
         self.env = dict(env or {})
         self.auth_override: bool | None = None  # force `auth` (credentials unknown to tests)
+        # A new server may reuse an earlier one's port: its cached tokens are not ours.
+        firn_auth.forget_tokens(self.uri)
         self.data_dir.mkdir(parents=True, exist_ok=True)
 
     @property

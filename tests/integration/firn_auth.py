@@ -143,9 +143,11 @@ def token_for(uri: str, creds: Credentials, scope: str = "PRINCIPAL_ROLE:ALL",
     return body["access_token"]
 
 
-def forget_tokens() -> None:
+def forget_tokens(uri: str | None = None) -> None:
+    """Drops cached tokens (of one server URI, or all)."""
     with _cache_lock:
-        _cache.clear()
+        for key in [k for k in _cache if uri is None or k[0] == uri]:
+            del _cache[key]
 
 
 def auth_headers(uri: str, creds: Credentials | None = None, scope: str = "PRINCIPAL_ROLE:ALL"

@@ -119,6 +119,11 @@ class Case:
     decoys: list[list[Grant]]
     request: Callable[[Ctx], tuple[str, str, dict]]
     ok: tuple[int, ...] = (200, 204)
+    # Lists: a caller without the list privilege but with grants at or beneath the listed
+    # container gets a filtered list (auth CanSee) instead of a 403. `visible(ctx)` is what
+    # the decoy may see; `listed(ctx)` is what the allowed caller must see.
+    visible: Callable[[Ctx], set] | None = None
+    listed: Callable[[Ctx], set] | None = None
 
     @property
     def id(self) -> str:
@@ -145,7 +150,8 @@ SET_PROPS = {"requirements": [], "updates": [{"action": "set-properties",
 
 CASES: list[Case] = [
     Case("GET /v1/{prefix}/namespaces", "", [("NAMESPACE_LIST", "catalog")],
-         [[("NAMESPACE_DROP", "catalog")]], lambda c: ("GET", "/namespaces", {})),
+         [[("NAMESPACE_DROP", "ns2")]], lambda c: ("GET", "/namespaces", {}),
+         visible=lambda c: {c.ns2}, listed=lambda c: {c.ns, c.ns2}),
     Case("POST /v1/{prefix}/namespaces", "", [("NAMESPACE_CREATE", "ns")],
          [[("NAMESPACE_LIST", "ns")]],
          lambda c: ("POST", "/namespaces", {"json": {"namespace": [c.ns, "child"]}})),
@@ -161,7 +167,8 @@ CASES: list[Case] = [
          lambda c: ("POST", f"/namespaces/{c.ns}/properties",
                     {"json": {"removals": [], "updates": {"mx": "1"}}})),
     Case("GET /v1/{prefix}/namespaces/{namespace}/tables", "", [("TABLE_LIST", "ns")],
-         [[("VIEW_LIST", "ns")]], lambda c: ("GET", f"/namespaces/{c.ns}/tables", {})),
+         [[("VIEW_LIST", "view")]], lambda c: ("GET", f"/namespaces/{c.ns}/tables", {}),
+         visible=lambda c: set(), listed=lambda c: {c.table}),
     Case("POST /v1/{prefix}/namespaces/{namespace}/tables", "", [("TABLE_CREATE", "ns")],
          [[("TABLE_LIST", "ns")]],
          lambda c: ("POST", f"/namespaces/{c.ns}/tables",
@@ -210,7 +217,8 @@ CASES: list[Case] = [
          lambda c: ("POST", "/transactions/commit", {"json": {"table-changes": [{
              "identifier": {"namespace": [c.ns], "name": c.table}, **SET_PROPS}]}})),
     Case("GET /v1/{prefix}/namespaces/{namespace}/views", "", [("VIEW_LIST", "ns")],
-         [[("TABLE_LIST", "ns")]], lambda c: ("GET", f"/namespaces/{c.ns}/views", {})),
+         [[("TABLE_LIST", "table")]], lambda c: ("GET", f"/namespaces/{c.ns}/views", {}),
+         visible=lambda c: set(), listed=lambda c: {c.view}),
     Case("POST /v1/{prefix}/namespaces/{namespace}/views", "", [("VIEW_CREATE", "ns")],
          [[("VIEW_LIST", "ns")]],
          lambda c: ("POST", f"/namespaces/{c.ns}/views", {"json": _view_body("v_new", c.ns)})),
@@ -296,6 +304,13 @@ def _state(world: World, ctx: Ctx) -> dict:
     return out
 
 
+def _listed_names(r: requests.Response) -> set:
+    body = r.json()
+    if "namespaces" in body:
+        return {n[-1] for n in body["namespaces"]}
+    return {i["name"] for i in body.get("identifiers", [])}
+
+
 def _is_forbidden(r: requests.Response, needed: list[str]) -> bool:
     if r.status_code != 403:
         return False
@@ -319,7 +334,14 @@ def test_catalog_endpoint(world, case):
         before = _state(world, ctx)
         r = world.rest(who, method, path, **kw)
         STATS["cases"] += 1
-        if 200 <= r.status_code < 300:
+        if r.status_code == 200 and case.visible is not None and tag != "nobody":
+            extra = _listed_names(r) - case.visible(ctx)
+            if extra:
+                STATS["unauthorised_successes"] += 1
+                failures.append(f"{tag}: list shows objects it may not see: {sorted(extra)}")
+            else:
+                STATS["denied_ok"] += 1
+        elif 200 <= r.status_code < 300:
             STATS["unauthorised_successes"] += 1
             failures.append(f"{tag}: UNAUTHORISED SUCCESS {r.status_code}")
         elif not _is_forbidden(r, needed):
@@ -334,7 +356,10 @@ def test_catalog_endpoint(world, case):
     allowed = _principal(world, "ok", ctx, case.need)
     r = world.rest(allowed, method, path, **kw)
     STATS["cases"] += 1
-    if r.status_code in case.ok:
+    if r.status_code in case.ok and case.listed is not None and \
+            not case.listed(ctx) <= _listed_names(r):
+        failures.append(f"with {case.need}: list lacks {case.listed(ctx) - _listed_names(r)}")
+    elif r.status_code in case.ok:
         STATS["allowed_ok"] += 1
     else:
         failures.append(f"with {case.need}: expected {case.ok}, got {r.status_code} "
@@ -369,27 +394,25 @@ def test_lists_show_only_visible_objects(world):
         r = world.rest(None, "POST", f"/namespaces/{ctx.ns}/tables",
                        json={"name": "hidden", "schema": SCHEMA})
         assert r.status_code == 200, r.text
-    # Table-level read on a.t, plus listing rights on a.ns (so listTables is authorised).
-    p = _principal(world, "vis", a, [("TABLE_READ_DATA", "table"), ("NAMESPACE_LIST", "catalog")])
+    # Only TABLE_READ_DATA on a.ns.t: no list privilege anywhere.
+    p = _principal(world, "vis", a, [("TABLE_READ_DATA", "table")])
     r = world.rest(p, "GET", "/namespaces")
     assert r.status_code == 200, r.text
     listed = {tuple(n) for n in r.json()["namespaces"]}
-    assert (a.ns,) in listed
-    assert (b.ns,) not in listed and (a.ns2,) not in listed, listed
-
-    q = _principal(world, "vis2", a, [("TABLE_READ_DATA", "table")])
-    r = world.rest(q, "GET", f"/namespaces/{a.ns}/tables")
-    if r.status_code == 200:  # visibility-filtered listing
-        assert {i["name"] for i in r.json()["identifiers"]} == {a.table}
-    else:
-        assert r.status_code == 403, r.text
-    r = world.rest(q, "GET", f"/namespaces/{b.ns}/tables")
+    assert listed == {(a.ns,)}, listed  # not b.ns, a.ns2, nor any other test's namespace
+    r = world.rest(p, "GET", f"/namespaces/{a.ns}/tables")
+    assert r.status_code == 200, r.text
+    assert {i["name"] for i in r.json()["identifiers"]} == {a.table}  # not "hidden"
+    r = world.rest(p, "GET", f"/namespaces/{a.ns}/views")
     assert r.status_code == 403 or r.json()["identifiers"] == [], r.text
+    assert world.rest(p, "GET", f"/namespaces/{b.ns}/tables").status_code == 403
     # A refusal does not reveal whether the object exists.
-    r1 = world.rest(q, "GET", f"/namespaces/{b.ns}/tables/{b.table}")
-    r2 = world.rest(q, "GET", f"/namespaces/{b.ns}/tables/no_such_table")
-    r3 = world.rest(q, "GET", "/namespaces/no_such_ns/tables/no_such_table")
+    r1 = world.rest(p, "GET", f"/namespaces/{b.ns}/tables/{b.table}")
+    r2 = world.rest(p, "GET", f"/namespaces/{b.ns}/tables/no_such_table")
+    r3 = world.rest(p, "GET", "/namespaces/no_such_ns/tables/no_such_table")
     assert r1.status_code == r2.status_code == r3.status_code == 403, (r1.text, r2.text, r3.text)
+    assert r1.json()["error"]["message"].replace(b.ns, "X").replace(b.table, "Y") == \
+        r2.json()["error"]["message"].replace(b.ns, "X").replace("no_such_table", "Y")
 
 
 def test_grant_and_revoke_take_effect_on_the_next_request(world):
