@@ -1,0 +1,85 @@
+// Firn extension: GET /api/management/v1/audit — the audit trail of the caller's realm.
+#include <charconv>
+
+#include "common/macros.h"
+#include "rest/management_routes_internal.h"
+#include "rest/path_codec.h"
+
+namespace firn::rest::mgmt {
+namespace {
+
+using access::ManagementContext;
+using http::Method;
+using http::PathParams;
+using http::Request;
+using http::Response;
+namespace json = boost::json;
+
+Result<std::optional<int64_t>> IntParam(const QueryParams& query, std::string_view name) {
+  auto v = query.Get(name);
+  if (!v || v->empty()) return std::optional<int64_t>();
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc() || ptr != v->data() + v->size()) {
+    return Fail(ErrorKind::kBadRequest, "Query parameter '" + std::string(name) +
+                                            "' must be an integer");
+  }
+  return std::optional<int64_t>(out);
+}
+
+std::optional<std::string> TextParam(const QueryParams& query, std::string_view name) {
+  auto v = query.Get(name);
+  if (!v || v->empty()) return std::nullopt;
+  return std::string(*v);
+}
+
+json::object EntryJson(const store::AuditEntry& e) {
+  json::object o;
+  o["id"] = e.id;
+  o["at"] = e.at_ms;
+  o["realm"] = e.realm;
+  o["catalog"] = e.catalog;
+  o["principal"] = e.principal;
+  o["client"] = e.client;
+  o["requestId"] = e.request_id;
+  o["operation"] = e.operation;
+  o["object"] = e.object;
+  o["oldLocation"] = e.old_location;
+  o["newLocation"] = e.new_location;
+  o["outcome"] = e.outcome;
+  o["detail"] = e.detail;
+  return o;
+}
+
+}  // namespace
+
+void AddAuditRoute(Registrar& routes, access::ManagementService& service) {
+  routes.Add(Method::kGet, "/audit",
+             [&service](const Request& req, const PathParams&,
+                        const ManagementContext& ctx) -> Result<Response> {
+               FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
+               access::AuditQuery q;
+               q.catalog = TextParam(query, "catalog");
+               q.principal = TextParam(query, "principal");
+               q.operation = TextParam(query, "operation");
+               q.object_prefix = TextParam(query, "objectPrefix");
+               FIRN_ASSIGN_OR_RETURN(q.since_ms, IntParam(query, "since"));
+               FIRN_ASSIGN_OR_RETURN(q.until_ms, IntParam(query, "until"));
+               FIRN_ASSIGN_OR_RETURN(q.after_id, IntParam(query, "afterId"));
+               FIRN_ASSIGN_OR_RETURN(auto limit, IntParam(query, "limit"));
+               if (limit) q.limit = *limit;
+               FIRN_ASSIGN_OR_RETURN(access::AuditPage page, service.ListAudit(ctx, q));
+               json::array entries;
+               for (const auto& e : page.entries) entries.emplace_back(EntryJson(e));
+               json::object body;
+               body["entries"] = std::move(entries);
+               if (page.next) {
+                 body["next"] = *page.next;
+               } else {
+                 body["next"] = nullptr;
+               }
+               return JsonResponse(200, body);
+             });
+}
+
+}  // namespace firn::rest::mgmt
