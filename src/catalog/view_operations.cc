@@ -2,7 +2,9 @@
 // view metadata files. Tables and views share names; the store words the conflicts.
 #include <spdlog/spdlog.h>
 
+#include "catalog/authorization.h"
 #include "catalog/catalog_service.h"
+#include "catalog/filtered_page.h"
 #include "catalog/identifiers.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -66,13 +68,21 @@ Result<std::shared_ptr<const metadata::ViewMetadata>> CatalogService::ReadViewMe
 Result<store::Page<std::string>> CatalogService::ListViews(const RequestContext& ctx,
                                                            const Namespace& ns,
                                                            const store::PageRequest& page) {
-  return store_->ListObjects(ctx.scope, ns, ObjectKind::kView, page);
+  FIRN_ASSIGN_OR_RETURN(bool filter, AuthorizeList(ctx, "listViews", ns));
+  auto fetch = [&](const store::PageRequest& p) {
+    return store_->ListObjects(ctx.scope, ns, ObjectKind::kView, p);
+  };
+  if (!filter) return fetch(page);
+  return FilteredPage<std::string>(page, fetch, [&](const std::string& name) {
+    return Visible(ctx, ObjectResource(ctx, {ns, name}, ObjectKind::kView));
+  });
 }
 
 Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const Namespace& ns,
                                               const CreateViewRequest& request) {
-  FIRN_ASSIGN_OR_RETURN(Properties ns_props, store_->LoadNamespace(ctx.scope, ns));
   const Identifier id{ns, request.name};
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "createView", "", id, ObjectKind::kView));
+  FIRN_ASSIGN_OR_RETURN(Properties ns_props, store_->LoadNamespace(ctx.scope, ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   metadata::CreateViewInput input;
   input.location = StripTrailingSlash(request.location.value_or(""));
@@ -92,6 +102,7 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
 }
 
 Result<LoadedView> CatalogService::LoadView(const RequestContext& ctx, const Identifier& id) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "loadView", "", id, ObjectKind::kView));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ptr.metadata_location));
@@ -99,6 +110,7 @@ Result<LoadedView> CatalogService::LoadView(const RequestContext& ctx, const Ide
 }
 
 Status CatalogService::ViewExists(const RequestContext& ctx, const Identifier& id) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "viewExists", "", id, ObjectKind::kView));
   FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   return Ok();
 }
@@ -127,6 +139,7 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
 
 Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
                                                const ViewChange& change) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "replaceView", "", change.id, ObjectKind::kView));
   for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
     FIRN_ASSIGN_OR_RETURN(PreparedViewCommit p, PrepareViewCommit(ctx, change));
     if (!p.changed) return LoadedView{p.base_location, p.result};
@@ -145,6 +158,7 @@ Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
 }
 
 Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "dropView", "", id, ObjectKind::kView));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   std::shared_ptr<const metadata::ViewMetadata> view;
@@ -162,6 +176,8 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
 
 Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& from,
                                   const Identifier& to) {
+  FIRN_RETURN_IF_ERROR(
+      AuthorizeObjectOp(ctx, "renameView", "", from, ObjectKind::kView, std::nullopt, &to));
   if (from == to) return ViewExists(ctx, from);
   Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView);
   // Java words a view-onto-view rename "Cannot rename a to b. View already exists"; the store
@@ -176,6 +192,7 @@ Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& f
 
 Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const Identifier& id,
                                                 const std::string& metadata_location) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "registerView", "", id, ObjectKind::kView));
   FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location));
