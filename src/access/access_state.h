@@ -2,7 +2,8 @@
 //
 // Readers call Current() (one atomic shared_ptr load; no lock, no database). A background
 // thread polls AccessStore::AccessVersion every `poll_interval` and rebuilds the snapshot when
-// the version moved; it also acknowledges the loaded version (InstanceAck) with a heartbeat so
+// the version moved; it also acknowledges the loaded version (InstanceAck) with a heartbeat
+// (at most once per second, or at once when the version changes) so
 // a writer on another instance can wait until every live instance has its change.
 // Thread-safety: all methods are thread-safe. Start() once, Stop() (or destruction) joins.
 #pragma once
@@ -59,7 +60,9 @@ class AccessState {
   std::string instance_id_;
   AccessStateOptions options_;
   std::atomic<std::shared_ptr<const AccessSnapshot>> current_;
-  std::mutex refresh_mu_;  // one rebuild at a time
+  std::mutex refresh_mu_;  // one rebuild at a time; guards the two fields below
+  int64_t last_acked_version_ = -1;
+  int64_t last_ack_ms_ = 0;
   std::mutex stop_mu_;
   std::condition_variable stop_cv_;
   bool stopping_ = false;
