@@ -13,6 +13,7 @@ import json
 import os
 import re
 import stat
+import subprocess
 import time
 
 import pytest
@@ -20,7 +21,7 @@ import requests
 from pyiceberg.catalog.rest import RestCatalog
 
 import firn_auth
-from conftest import catalog_properties
+from conftest import REPO_ROOT, catalog_properties
 from firn_auth import Credentials, Management, request_token
 
 ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
@@ -210,6 +211,35 @@ def test_token_survives_server_restart(server_factory):
     assert ("survivor",) in cat.list_namespaces()
     session_token = cat._session.auth.auth_manager._token  # noqa: SLF001 (what it sends)
     assert _get(srv, "/v1/config", session_token).status_code == 200
+
+
+def test_signing_key_rotation_keeps_issued_tokens_valid(server_factory):
+    srv = server_factory()
+    a = firn_auth.admin_credentials()
+    old = _assert_token_response(request_token(srv.uri, a.client_id, a.client_secret))
+    firn = os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))
+    p = subprocess.run([firn, "admin", "rotate-keys", "--realm", a.realm, "--db",
+                        f"sqlite://{srv.data_dir.resolve()}/firn.db", "--overlap", "3900"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    # The running server picks the new key up; tokens signed by the old one keep verifying.
+    deadline = time.monotonic() + 10
+    while True:
+        new = _assert_token_response(request_token(srv.uri, a.client_id, a.client_secret))
+        if _header(new["access_token"])["kid"] != _header(old["access_token"])["kid"]:
+            break
+        assert time.monotonic() < deadline, "new tokens are still signed by the old key"
+        time.sleep(0.2)
+    assert _get(srv, "/v1/config", old["access_token"]).status_code == 200
+    assert _get(srv, "/v1/config", new["access_token"]).status_code == 200
+    assert srv.restart() == 0
+    assert _get(srv, "/v1/config", old["access_token"]).status_code == 200
+    assert _get(srv, "/v1/config", new["access_token"]).status_code == 200
+
+
+def _header(token: str) -> dict:
+    part = token.split(".")[0]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
 
 
 def test_rotation_revokes_earlier_tokens_and_keeps_previous_secret(server, admin, unique_name):

@@ -29,13 +29,12 @@ def bootstrap_realm(srv, realm: str, admin: str) -> Credentials:
     creds = Credentials(realm, f"{realm}adm{secrets.token_hex(4)}", secrets.token_urlsafe(24))
     env = {**os.environ, "FIRN_BOOTSTRAP_CREDENTIALS": creds.bootstrap_value()}
     db = f"sqlite://{srv.data_dir.resolve()}/firn.db"
-    p = subprocess.run([firn_bin(), "bootstrap", "--realm", realm, "--admin", admin, "--db", db],
-                       capture_output=True, text=True, env=env, timeout=60)
+    cmd = [firn_bin(), "bootstrap", "--realm", realm, "--admin", admin, "--db", db, "--no-catalog"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 0, f"firn bootstrap: {p.returncode}\n{p.stdout}\n{p.stderr}"
     assert creds.client_secret not in p.stdout + p.stderr, "supplied secret echoed"
     # Idempotent: a second run changes nothing and succeeds.
-    again = subprocess.run([firn_bin(), "bootstrap", "--realm", realm, "--admin", admin,
-                            "--db", db], capture_output=True, text=True, env=env, timeout=60)
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
     assert again.returncode == 0, again.stderr
     return creds
 
