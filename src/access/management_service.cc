@@ -144,6 +144,12 @@ Status ManagementService::Require(const ManagementContext& ctx, auth::Privilege 
   auth::Decision d =
       auth::Authorize(*ctx.caller->grants, ctx.caller->subject, privilege, resource);
   if (d.allowed) return Ok();
+  // Someone who may list every catalog learns nothing from "no such catalog": tell them so
+  // rather than blaming a privilege that could not exist on a missing catalog.
+  if (!resource.catalog.empty() && Holds(ctx, auth::Privilege::kCATALOG_LIST, Root(ctx)) &&
+      !state_.Current()->FindCatalog(ctx.realm, resource.catalog)) {
+    return mgmt::NotFound("Catalog", resource.catalog);
+  }
   return Fail(ErrorKind::kForbidden, "Principal '" + ctx.caller->subject.principal +
                                          "' is not authorized: missing " +
                                          std::string(auth::PrivilegeName(d.missing)) + " on " +

@@ -31,6 +31,7 @@
 
 #include "access/access_records.h"
 #include "access/access_snapshot.h"
+#include "access/bootstrap.h"
 #include "access/access_state.h"
 #include "auth/caller.h"
 #include "auth/secrets.h"
@@ -220,10 +221,6 @@ class ManagementService {
 
   // --- audit (management_service.cc); needs SERVICE_MANAGE_ACCESS.
   Result<AuditPage> ListAudit(const ManagementContext& ctx, const AuditQuery& query);
-
-  // The catalog role created with every catalog and assigned to kServiceAdminRole.
-  static constexpr std::string_view kCatalogAdminRole = "catalog_admin";
-  static constexpr std::string_view kServiceAdminRole = "service_admin";
 
  private:
   struct Change;  // one audited write (management_service.cc)
