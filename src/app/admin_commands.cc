@@ -76,8 +76,9 @@ int RunAdminCopyStore(const CopyStoreArgs& args) {
   if (!stats) return Failed(stats.error());
   std::cout << "copied " << RedactedUrl(args.from_url) << " to " << RedactedUrl(args.to_url)
             << ": " << stats->catalogs << " catalogs, " << stats->namespaces << " namespaces, "
-            << stats->tables << " tables, " << stats->views << " views, " << SecondsSince(start)
-            << " s\n";
+            << stats->tables << " tables, " << stats->views << " views, "
+            << stats->access_records << " access records, " << stats->audit_rows
+            << " audit rows, " << SecondsSince(start) << " s\n";
   return 0;
 }
 

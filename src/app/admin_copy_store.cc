@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "common/clock.h"
 #include "common/macros.h"
 
 namespace firn::app {
@@ -104,6 +105,40 @@ class Copier {
 
 std::string ScopeName(const CatalogScope& scope) { return scope.realm + "/" + scope.catalog; }
 
+// Every access record, in one destination transaction (one version bump).
+Result<int64_t> CopyAccessRecords(CatalogStore& from, CatalogStore& to) {
+  FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, from.LoadAccess());
+  if (rows.records.empty()) return 0;
+  std::vector<store::AccessWrite> writes;
+  writes.reserve(rows.records.size());
+  for (auto& record : rows.records) {
+    writes.push_back({store::AccessWrite::Op::kUpsert, std::move(record), std::nullopt});
+  }
+  FIRN_RETURN_IF_ERROR(to.ApplyAccessWrites(writes, nullptr, NowMillis()));
+  return static_cast<int64_t>(writes.size());
+}
+
+// The audit trail, oldest first, unless the destination already has one.
+Result<int64_t> CopyAuditTrail(CatalogStore& from, CatalogStore& to) {
+  store::AuditFilter probe;
+  probe.limit = 1;
+  FIRN_ASSIGN_OR_RETURN(auto existing, to.ListAudit(probe));
+  if (!existing.empty()) return 0;
+  store::AuditFilter page;
+  page.after_id = 0;
+  page.limit = 1000;
+  int64_t copied = 0;
+  while (true) {
+    FIRN_ASSIGN_OR_RETURN(auto rows, from.ListAudit(page));
+    for (const auto& row : rows) {
+      FIRN_RETURN_IF_ERROR(to.AppendAudit(row));
+      ++copied;
+    }
+    if (rows.size() < static_cast<size_t>(page.limit)) return copied;
+    page.after_id = rows.back().id;
+  }
+}
+
 }  // namespace
 
 Result<CopyStoreStats> CopyStore(CatalogStore& from, CatalogStore& to,
@@ -114,13 +149,28 @@ Result<CopyStoreStats> CopyStore(CatalogStore& from, CatalogStore& to,
                 "The destination database is not empty (it holds catalog " +
                     ScopeName(existing.front()) + "); use --force to copy into it");
   }
+  FIRN_ASSIGN_OR_RETURN(store::AccessRows existing_access, to.LoadAccess());
+  if (!existing_access.records.empty() && !options.force) {
+    return Fail(ErrorKind::kAlreadyExists,
+                "The destination database is not empty (it holds access records of realm " +
+                    existing_access.records.front().realm + "); use --force to copy into it");
+  }
   FIRN_ASSIGN_OR_RETURN(auto scopes, from.ListCatalogScopes());
   Copier copier(from, to, options);
   for (const auto& scope : scopes) {
     FIRN_RETURN_IF_ERROR(copier.CopyScope(scope));
     if (options.progress) options.progress("copied catalog " + ScopeName(scope));
   }
-  return copier.stats();
+  CopyStoreStats stats = copier.stats();
+  FIRN_ASSIGN_OR_RETURN(stats.access_records, CopyAccessRecords(from, to));
+  if (options.progress) {
+    options.progress("copied " + std::to_string(stats.access_records) + " access records");
+  }
+  FIRN_ASSIGN_OR_RETURN(stats.audit_rows, CopyAuditTrail(from, to));
+  if (options.progress) {
+    options.progress("copied " + std::to_string(stats.audit_rows) + " audit rows");
+  }
+  return stats;
 }
 
 }  // namespace firn::app

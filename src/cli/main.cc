@@ -3,8 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
+#include <string>
 
+#include "app/admin_audit.h"
 #include "app/admin_commands.h"
+#include "app/bootstrap_command.h"
 #include "app/server_app.h"
 #include "app/server_config.h"
 
@@ -37,6 +41,31 @@ int main(int argc, char** argv) {
   serve->add_option("--s3-secret-access-key-file", s3_secret_file,
                     "File holding the S3 secret key (or env FIRN_S3_SECRET_ACCESS_KEY)");
 
+  // Identity settings (docs/auth.md), applied by name like the config file's keys.
+  std::map<std::string, std::string> identity_flags;
+  for (const char* name :
+       {"auth", "realm-header", "default-realm", "token-lifetime", "bootstrap-admin",
+        "oidc-issuer", "oidc-jwks-file", "oidc-jwks-url", "oidc-audience", "oidc-subject-claim",
+        "oidc-roles-claim", "oidc-role-prefix", "oidc-realm"}) {
+    serve->add_option(std::string("--") + name, identity_flags[name],
+                      "Identity setting (docs/auth.md); also FIRN_* and the config file");
+  }
+
+  firn::app::BootstrapArgs bootstrap_args;
+  auto* bootstrap = app.add_subcommand(
+      "bootstrap", "Create a realm, its signing key and an admin principal; prints the "
+                   "credentials once (idempotent)");
+  bootstrap->add_option("--realm", bootstrap_args.realm, "Realm (default: default)");
+  bootstrap->add_option("--admin", bootstrap_args.admin, "Admin principal name")->required();
+  bootstrap->add_option("--db", bootstrap_args.store.db_url, "Database URL (as for serve)");
+  bootstrap->add_option("--data-dir", bootstrap_args.store.data_dir, "Data directory");
+  bootstrap->add_option("--password-file", bootstrap_args.store.password_file,
+                        "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  bootstrap->add_option("--catalog-name", bootstrap_args.store.catalog_name,
+                        "Catalog to create with the realm (as for serve)");
+  bootstrap->add_option("--warehouse", bootstrap_args.store.warehouse, "Its base location");
+  bootstrap->add_flag("--no-catalog", bootstrap_args.no_catalog, "Create no catalog");
+
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
   std::string backup_db, backup_to;
@@ -60,6 +89,36 @@ int main(int argc, char** argv) {
                          "PostgreSQL password file for --to (else FIRN_DB_PASSWORD)");
   copy_store->add_flag("--force", copy_args.force,
                        "Copy into a non-empty destination (replaces pointers it holds)");
+
+  firn::app::AuditArgs audit_args;
+  auto* audit = admin->add_subcommand(
+      "audit", "List audit rows (commits and management changes), newest first; JSON lines");
+  audit->add_option("--db", audit_args.db_url, "Database URL")->required();
+  audit->add_option("--password-file", audit_args.password_file,
+                    "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  audit->add_option("--realm", audit_args.realm, "Only this realm");
+  audit->add_option("--catalog", audit_args.catalog, "Only this catalog");
+  audit->add_option("--principal", audit_args.principal, "Only this principal");
+  audit->add_option("--operation", audit_args.operation, "Only this operation, e.g. updateTable");
+  audit->add_option("--object-prefix", audit_args.object_prefix,
+                    "Only objects starting with this text, e.g. 'table db.'");
+  audit->add_option("--since", audit_args.since, "From this time (epoch ms or ISO-8601)");
+  audit->add_option("--until", audit_args.until, "Before this time (epoch ms or ISO-8601)");
+  audit->add_option("--limit", audit_args.limit, "At most this many rows (1..1000, default 100)");
+  audit->add_option("--after-id", audit_args.after_id,
+                    "Rows after this id, oldest first (paging forward)");
+  audit->add_option("--format", audit_args.format, "json (default) | table");
+
+  firn::app::RotateKeysArgs rotate_args;
+  auto* rotate = admin->add_subcommand(
+      "rotate-keys", "Make a new token signing key active; the old one verifies for --overlap");
+  rotate->add_option("--realm", rotate_args.realm, "Realm (default: default)");
+  rotate->add_option("--db", rotate_args.store.db_url, "Database URL (as for serve)");
+  rotate->add_option("--data-dir", rotate_args.store.data_dir, "Data directory");
+  rotate->add_option("--password-file", rotate_args.store.password_file,
+                     "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  rotate->add_option("--overlap", rotate_args.overlap_seconds,
+                     "Seconds the previous key keeps verifying (default 3900)");
 
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
@@ -94,9 +153,16 @@ int main(int argc, char** argv) {
         return fail(st.error());
       }
     }
+    for (const auto& [name, value] : identity_flags) {
+      if (value.empty()) continue;
+      if (auto st = firn::app::ApplySetting(name, value, config); !st) return fail(st.error());
+    }
     return firn::app::RunServer(std::move(config));
   }
+  if (bootstrap->parsed()) return firn::app::RunBootstrap(bootstrap_args);
+  if (rotate->parsed()) return firn::app::RunRotateKeys(rotate_args);
   if (backup->parsed()) return firn::app::RunAdminBackup(backup_db, backup_to);
   if (copy_store->parsed()) return firn::app::RunAdminCopyStore(copy_args);
+  if (audit->parsed()) return firn::app::RunAdminAudit(audit_args);
   return 0;
 }
