@@ -1,5 +1,6 @@
 // GET /v1/config: defaults, overrides (prefix when a warehouse is named) and the endpoints
-// this server really serves.
+// this server really serves. Authenticated (no privilege needed, as in Polaris); the
+// warehouse must be a catalog of the caller's realm.
 #include <boost/json/serialize.hpp>
 
 #include "rest/error_model.h"
@@ -8,22 +9,25 @@
 
 namespace firn::rest {
 
-void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& service) {
+void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService&) {
   boost::json::array endpoints;
   for (const std::string& e : routes.endpoints()) endpoints.emplace_back(e);
-  const catalog::CatalogRegistry& catalogs = service.catalogs();
   const std::string lifetime =
       routes.idempotency() ? routes.idempotency()->LifetimeIso8601() : std::string();
   routes.AddRootRoute(
       http::Method::kGet, "/config",
-      [endpoints, lifetime, &catalogs](const http::Request& req, const http::PathParams&) {
+      [endpoints, lifetime, access = routes.access(), &catalogs = routes.catalogs()](
+          const http::Request& req, const http::PathParams&,
+          const catalog::RequestContext& ctx) -> Result<http::Response> {
         auto query = QueryParams::Parse(req.query);
-        if (!query) return ErrorResponse(query.error());
+        if (!query) return std::unexpected(query.error());
         boost::json::object overrides;
         if (auto warehouse = query->Get("warehouse"); warehouse && !warehouse->empty()) {
-          if (!catalogs.Find(*warehouse)) {
-            return ErrorResponse(Error(ErrorKind::kNoSuchWarehouse,
-                                       "Warehouse does not exist: " + std::string(*warehouse)));
+          auto snapshot = access.state.Current();
+          if (!snapshot ||
+              !ResolveCatalog(access, catalogs, *snapshot, ctx.scope.realm, *warehouse)) {
+            return Fail(ErrorKind::kNoSuchWarehouse,
+                        "Warehouse does not exist: " + std::string(*warehouse));
           }
           overrides["prefix"] = *warehouse;
         }

@@ -3,14 +3,24 @@
 // and records the "<VERB> /v1/{prefix}/..." strings that /v1/config advertises, so the
 // `endpoints` list is exactly what is served.
 //
+// Every catalog route runs the request pipeline first (MakeRequestContext): realm from the
+// configured header, authentication against the current access snapshot, the catalog from the
+// prefix (or the realm's default), then the handler with a RequestContext carrying the caller.
+// Authorisation itself happens in CatalogService.
+//
 // Thread-safety: registration happens before serving; handlers then run concurrently.
+// Ownership: the registrar and its handlers borrow `router`, `catalogs` and `access`; they must
+// outlive serving.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "access/access_state.h"
+#include "access/authenticator.h"
 #include "catalog/catalog_registry.h"
 #include "catalog/request_context.h"
 #include "common/result.h"
@@ -22,12 +32,41 @@ namespace firn::rest {
 using CatalogHandler = std::function<Result<http::Response>(
     const http::Request&, const http::PathParams&, const catalog::RequestContext&)>;
 
+// What the request pipeline needs to know who is asking and where.
+struct AccessDeps {
+  access::AccessState& state;                  // Current() snapshot: keys, principals, catalogs
+  const access::Authenticator& authenticator;  // its config() names the realm header
+  std::string default_catalog;                 // the catalog of unprefixed routes
+};
+
+// Realm, caller and catalog of one request. Errors: kNotAuthorized (401) from authentication;
+// kNoSuchWarehouse "Catalog does not exist: x" for an unknown prefix; kServiceUnavailable if
+// no access snapshot is loaded. With authentication off, a catalog missing from the snapshot
+// is taken from `catalogs` (the configured catalog serves before any bootstrap).
+// `params` may be empty (routes without a prefix, e.g. /v1/config).
+Result<catalog::RequestContext> MakeRequestContext(const AccessDeps& access,
+                                                   const catalog::CatalogRegistry& catalogs,
+                                                   const http::Request& req,
+                                                   const http::PathParams& params,
+                                                   int64_t now_seconds);
+
+// The catalog `name` of `realm` in `snapshot`; with authentication off, a catalog missing from
+// the snapshot comes from `catalogs`. Null when it exists in neither.
+std::shared_ptr<const catalog::CatalogInfo> ResolveCatalog(const AccessDeps& access,
+                                                           const catalog::CatalogRegistry& catalogs,
+                                                           const access::AccessSnapshot& snapshot,
+                                                           std::string_view realm,
+                                                           std::string_view name);
+
+// User-Agent plus every X-Client-* header, "User-Agent; X-Client-Name=value; ...", for audit.
+std::string ClientDescription(const http::Request& req);
+
 class RouteRegistrar {
  public:
   // `idempotency` may be null (Idempotency-Key then has no effect).
   RouteRegistrar(http::Router& router, const catalog::CatalogRegistry& catalogs,
-                 IdempotencyGuard* idempotency)
-      : router_(router), catalogs_(catalogs), idempotency_(idempotency) {}
+                 const AccessDeps& access, IdempotencyGuard* idempotency)
+      : router_(router), catalogs_(catalogs), access_(access), idempotency_(idempotency) {}
 
   enum class KeyedRetries { kNo, kYes };  // does the route honour Idempotency-Key?
 
@@ -36,13 +75,17 @@ class RouteRegistrar {
                        KeyedRetries keyed = KeyedRetries::kNo);
   const IdempotencyGuard* idempotency() const { return idempotency_; }
   // A route outside any catalog (e.g. "/config"); also under /api/catalog. Not advertised.
-  void AddRootRoute(http::Method method, std::string_view tail, http::Handler handler);
+  // The handler gets the authenticated context of the realm's default catalog.
+  void AddRootRoute(http::Method method, std::string_view tail, CatalogHandler handler);
 
   const std::vector<std::string>& endpoints() const { return endpoints_; }
+  const AccessDeps& access() const { return access_; }
+  const catalog::CatalogRegistry& catalogs() const { return catalogs_; }
 
  private:
   http::Router& router_;
   const catalog::CatalogRegistry& catalogs_;
+  AccessDeps access_;
   IdempotencyGuard* idempotency_;
   std::vector<std::string> endpoints_;
 };

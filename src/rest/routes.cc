@@ -5,8 +5,8 @@
 namespace firn::rest {
 
 void AddAllRoutes(http::Router& router, catalog::CatalogService& service,
-                  IdempotencyGuard* idempotency) {
-  RouteRegistrar routes(router, service.catalogs(), idempotency);
+                  const AccessDeps& access, IdempotencyGuard* idempotency) {
+  RouteRegistrar routes(router, service.catalogs(), access, idempotency);
   AddNamespaceRoutes(routes, service);
   AddTableRoutes(routes, service);
   AddViewRoutes(routes, service);

@@ -10,9 +10,11 @@
 namespace firn::rest {
 
 // Registers all routes; the config route advertises exactly the catalog routes registered,
-// and `idempotency-key-lifetime` when `idempotency` is given (it may be null).
+// and `idempotency-key-lifetime` when `idempotency` is given (it may be null). Every route
+// authenticates through `access` (see RouteRegistrar); `access` is copied, the objects it
+// refers to must outlive serving.
 void AddAllRoutes(http::Router& router, catalog::CatalogService& service,
-                  IdempotencyGuard* idempotency);
+                  const AccessDeps& access, IdempotencyGuard* idempotency);
 
 // Fallbacks that answer unknown routes and wrong methods with the Iceberg ErrorModel.
 http::Router::Fallbacks ErrorFallbacks();
