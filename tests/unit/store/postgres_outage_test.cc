@@ -111,6 +111,49 @@ TEST(PostgresOutageTest, FailsFastWhileDownAndRecoversOnTheSameStore) {
               std::chrono::duration<double, std::milli>(Clock::now() - recovered).count());
 }
 
+// The access path follows the same error contract: every AccessStore call fails fast with
+// kServiceUnavailable while the server is down, nothing half-applied, and recovers by itself.
+TEST(PostgresOutageTest, AccessStoreIsUnavailableWhileDownAndRecovers) {
+  if (TestPgUrl().empty()) GTEST_SKIP() << kNoPgMessage;
+  PrivateServer server;
+  ASSERT_FALSE(server.url().empty()) << "scripts/pg.sh start failed";
+  postgres::PostgresOptions options;
+  options.reconnect_backoff = std::chrono::milliseconds(200);
+  auto opened = OpenPostgresStore(server.url(), options);
+  ASSERT_TRUE(opened) << opened.error().detail;
+  CatalogStore& store = **opened;
+  AccessRecord realm{.realm = "r", .kind = AccessKind::kRealm, .name = "r", .body = "{}"};
+  ASSERT_TRUE(store.ApplyAccessWrites({{AccessWrite::Op::kCreate, realm, std::nullopt}},
+                                      nullptr, 1));
+
+  ASSERT_TRUE(server.Stop());
+  AuditEntry audit;
+  audit.operation = "createPrincipal";
+  AccessRecord principal{.realm = "r", .kind = AccessKind::kPrincipal, .name = "p", .body = "{}"};
+  auto version = store.AccessVersion();
+  auto load = store.LoadAccess();
+  auto write = store.ApplyAccessWrites({{AccessWrite::Op::kCreate, principal, std::nullopt}},
+                                       &audit, 2);
+  auto list = store.ListAudit({});
+  auto ack = store.AckAccessVersion({"i", 1, 2});
+  auto live = store.LiveInstances(0);
+  for (const Error* error :
+       {version ? nullptr : &version.error(), load ? nullptr : &load.error(),
+        write ? nullptr : &write.error(), list ? nullptr : &list.error(),
+        ack ? nullptr : &ack.error(), live ? nullptr : &live.error()}) {
+    ASSERT_NE(error, nullptr) << "an access operation succeeded with the server down";
+    EXPECT_EQ(ErrorKindName(error->kind), ErrorKindName(ErrorKind::kServiceUnavailable));
+  }
+
+  ASSERT_TRUE(server.Start());
+  std::this_thread::sleep_for(options.reconnect_backoff + std::chrono::milliseconds(50));
+  auto rows = store.LoadAccess();
+  ASSERT_TRUE(rows) << rows.error().message << " / " << rows.error().detail;
+  EXPECT_EQ(rows->version, 1);
+  EXPECT_EQ(rows->records.size(), 1u);  // the refused write left nothing
+  EXPECT_TRUE(store.ListAudit({})->empty());
+}
+
 TEST(PostgresOutageTest, UnreachableServerIsUnavailableQuickly) {
   // Nothing listens on port 1; this needs no server.
   auto start = Clock::now();
