@@ -8,13 +8,21 @@
 #include <charconv>
 #include <thread>
 
+#include "access/access_state.h"
+#include "access/authenticator.h"
+#include "access/management_service.h"
+#include "access/token_service.h"
+#include "app/first_start.h"
 #include "catalog/catalog_service.h"
 #include "common/log.h"
+#include "common/uuid.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "io/object_store.h"
 #include "rest/error_model.h"
 #include "rest/idempotency_guard.h"
+#include "rest/management_routes.h"
+#include "rest/oauth_routes.h"
 #include "rest/routes.h"
 
 namespace firn::app {
@@ -54,6 +62,27 @@ Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) 
   return std::pair{host, static_cast<uint16_t>(port)};
 }
 
+access::AuthConfig MakeAuthConfig(const ServerConfig& config) {
+  access::AuthConfig auth;
+  auth.enabled = config.auth;
+  auth.realm_header = config.realm_header;
+  auth.default_realm = config.default_realm;
+  auth.token_lifetime_seconds = config.token_lifetime;
+  if (!config.oidc_issuer.empty()) {
+    access::ExternalIssuer issuer;
+    issuer.issuer = config.oidc_issuer;
+    issuer.audience = config.oidc_audience;
+    issuer.jwks_file = config.oidc_jwks_file;
+    issuer.jwks_url = config.oidc_jwks_url;
+    issuer.realm = config.oidc_realm;
+    issuer.subject_claim = config.oidc_subject_claim;
+    issuer.roles_claim = config.oidc_roles_claim;
+    issuer.role_prefix = config.oidc_role_prefix;
+    auth.external_issuers.push_back(std::move(issuer));
+  }
+  return auth;
+}
+
 void LogCompletion(const http::Request& req, const http::Response& res,
                    std::chrono::microseconds elapsed) {
   const auto level = res.status >= 500   ? spdlog::level::warn
@@ -87,9 +116,24 @@ int RunServer(ServerConfig config) {
   catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
   catalog::CatalogService service(store, std::move(*objects), catalogs);
 
+  // Identity: bootstrap on first start, load the access snapshot, then keep it fresh.
+  if (auto st = PrepareAccess(*store, config); !st) return fail(st.error());
+  access::AccessState access_state(store, NewUuidV4());
+  if (auto st = access_state.Start(); !st) return fail(st.error());
+  access::Authenticator authenticator(MakeAuthConfig(config));
+  if (auto st = authenticator.Start(); !st) return fail(st.error());
+  access::TokenService tokens(authenticator, [&access_state] { return access_state.Current(); });
+  access::ManagementService management(*store, *store, access_state);
+  if (!config.auth) {
+    spdlog::warn(R"("msg":"authentication is OFF: every request is allowed")");
+  }
+
   rest::IdempotencyGuard idempotency(*store, std::chrono::minutes(30));
   http::Router router(rest::ErrorFallbacks());
-  rest::AddAllRoutes(router, service, &idempotency);
+  rest::AccessDeps access_deps{access_state, authenticator, config.catalog_name};
+  rest::AddAllRoutes(router, service, access_deps, &idempotency);
+  rest::AddOAuthRoutes(router, tokens, authenticator.config());
+  rest::AddManagementRoutes(router, management, access_state, authenticator);
 
   http::ServerOptions options;
   options.host = listen->first;
@@ -127,9 +171,10 @@ int RunServer(ServerConfig config) {
 
   http::Server server(options, callbacks);
   if (!server.Listen()) return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.listen));
-  spdlog::info(R"("msg":"firn serving","listen":"{}:{}","db":"{}","warehouse":"{}")",
-               options.host, server.BoundPort(), log::Escape(config.db_url),
-               log::Escape(config.warehouse));
+  spdlog::info(
+      R"("msg":"firn serving","listen":"{}:{}","db":"{}","warehouse":"{}","auth":"{}","default_realm":"{}")",
+      options.host, server.BoundPort(), log::Escape(config.db_url), log::Escape(config.warehouse),
+      config.auth ? "on" : "off", log::Escape(config.default_realm));
 
   std::thread signal_thread([&server, signals] {
     int sig = 0;
@@ -141,6 +186,7 @@ int RunServer(ServerConfig config) {
   // Run() may also return without a signal (fatal listener error): wake the signal thread.
   pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();
+  access_state.Stop();
   spdlog::info(R"("msg":"stopped")");
   return 0;
 }

@@ -64,6 +64,20 @@ Setter BoolSetter(std::string key, bool ServerConfig::*field) {
   };
 }
 
+// on|off|true|false.
+Setter OnOffSetter(std::string key, bool ServerConfig::*field) {
+  return [key, field](ServerConfig& c, const std::string& v) -> Status {
+    if (v == "on" || v == "true") {
+      c.*field = true;
+    } else if (v == "off" || v == "false") {
+      c.*field = false;
+    } else {
+      return Fail(ErrorKind::kIllegalArgument, "Invalid value for " + key + ": expected on or off");
+    }
+    return Ok();
+  };
+}
+
 Setter StringSetter(std::string ServerConfig::*field) {
   return [field](ServerConfig& c, const std::string& v) -> Status {
     c.*field = v;
@@ -94,6 +108,19 @@ const std::map<std::string, Setter>& Setters() {
       {"s3_session_token", SecretSetter(&ServerConfig::s3_session_token)},
       {"s3_path_style_access",
        BoolSetter("s3_path_style_access", &ServerConfig::s3_path_style_access)},
+      {"auth", OnOffSetter("auth", &ServerConfig::auth)},
+      {"realm_header", StringSetter(&ServerConfig::realm_header)},
+      {"default_realm", StringSetter(&ServerConfig::default_realm)},
+      {"token_lifetime", IntSetter("token_lifetime", &ServerConfig::token_lifetime, 60)},
+      {"bootstrap_admin", StringSetter(&ServerConfig::bootstrap_admin)},
+      {"oidc_issuer", StringSetter(&ServerConfig::oidc_issuer)},
+      {"oidc_jwks_file", StringSetter(&ServerConfig::oidc_jwks_file)},
+      {"oidc_jwks_url", StringSetter(&ServerConfig::oidc_jwks_url)},
+      {"oidc_audience", StringSetter(&ServerConfig::oidc_audience)},
+      {"oidc_subject_claim", StringSetter(&ServerConfig::oidc_subject_claim)},
+      {"oidc_roles_claim", StringSetter(&ServerConfig::oidc_roles_claim)},
+      {"oidc_role_prefix", StringSetter(&ServerConfig::oidc_role_prefix)},
+      {"oidc_realm", StringSetter(&ServerConfig::oidc_realm)},
   };
   return setters;
 }
@@ -180,6 +207,15 @@ Status Finalize(ServerConfig& config) {
   if (config.catalog_name.empty()) {
     return Fail(ErrorKind::kIllegalArgument, "catalog-name must not be empty");
   }
+  if (config.realm_header.empty() || config.default_realm.empty()) {
+    return Fail(ErrorKind::kIllegalArgument, "realm-header and default-realm must not be empty");
+  }
+  if (!config.oidc_issuer.empty() &&
+      config.oidc_jwks_file.empty() == config.oidc_jwks_url.empty()) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "oidc-issuer needs exactly one of oidc-jwks-file and oidc-jwks-url");
+  }
+  if (config.oidc_realm.empty()) config.oidc_realm = config.default_realm;
   return Ok();
 }
 

@@ -31,6 +31,22 @@ struct ServerConfig {
   Secret s3_secret_access_key;  // or s3_secret_access_key_file
   Secret s3_session_token;
   bool s3_path_style_access = true;
+
+  // Identity (docs/auth.md). auth: "on" (default) or "off" (FIRN_AUTH=off: no checks at all).
+  bool auth = true;
+  std::string realm_header = "Polaris-Realm";
+  std::string default_realm = "default";
+  int64_t token_lifetime = 3600;  // seconds
+  std::string bootstrap_admin = "admin";  // admin principal of the first-start bootstrap
+  // One external OIDC issuer (empty oidc_issuer = none).
+  std::string oidc_issuer;
+  std::string oidc_jwks_file;
+  std::string oidc_jwks_url;
+  std::string oidc_audience;
+  std::string oidc_subject_claim = "sub";
+  std::string oidc_roles_claim = "roles";
+  std::string oidc_role_prefix;
+  std::string oidc_realm;  // default: default_realm
 };
 
 // Reads `key = value` lines (TOML subset: strings in double quotes, integers, # comments).

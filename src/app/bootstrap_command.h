@@ -1,0 +1,48 @@
+// `firn bootstrap` and `firn admin rotate-keys`: argument handling is the CLI's; these open the
+// database like `firn serve` (same defaults: --data-dir, FIRN_DB, ...), do the work, print a
+// short result to stdout (errors to stderr) and return the exit code (0 done, 1 failed,
+// 2 bad arguments).
+//
+// bootstrap prints the admin credentials exactly once, as one JSON line
+// {"realm","principal","client_id","client_secret"} — the secret only when Firn generated it
+// (credentials from FIRN_BOOTSTRAP_CREDENTIALS[_FILE] are not echoed). A second run prints
+// {"realm":..,"bootstrapped":false,...} and changes nothing except creating the configured
+// catalog if it is missing. Thread-safety: run once, from main.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "app/server_config.h"
+
+namespace firn::app {
+
+// Where the database is, as for serve: empty fields fall back to FIRN_* and then defaults.
+struct StoreFlags {
+  std::string db_url;
+  std::string data_dir;
+  std::string password_file;  // PostgreSQL (else FIRN_DB_PASSWORD)
+  std::string catalog_name;
+  std::string warehouse;
+};
+// FIRN_* environment, then the flags, then Finalize (derived defaults).
+Result<ServerConfig> ConfigFromFlags(const StoreFlags& flags);
+
+struct BootstrapArgs {
+  StoreFlags store;
+  std::string realm = "default";
+  std::string admin;    // required: no fixed admin name
+  bool no_catalog = false;  // do not create the configured catalog
+};
+
+int RunBootstrap(const BootstrapArgs& args);
+
+struct RotateKeysArgs {
+  StoreFlags store;
+  std::string realm = "default";
+  int64_t overlap_seconds = 3900;  // ≥ token lifetime (1 h) + leeway
+};
+
+int RunRotateKeys(const RotateKeysArgs& args);
+
+}  // namespace firn::app
