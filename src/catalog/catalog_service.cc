@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include "catalog/audit.h"
 #include "catalog/authorization.h"
 #include "catalog/filtered_page.h"
 #include "catalog/identifiers.h"
@@ -64,7 +65,8 @@ CatalogService::CatalogService(std::shared_ptr<store::CatalogStore> store,
 Result<Properties> CatalogService::CreateNamespace(const RequestContext& ctx, const Namespace& ns,
                                                    const Properties& props) {
   FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, "createNamespace", Parent(ns)));
-  FIRN_RETURN_IF_ERROR(store_->CreateNamespace(ctx.scope, ns, props));
+  const store::AuditEntry audit = MakeAudit(ctx, "createNamespace", AuditObject(ns));
+  FIRN_RETURN_IF_ERROR(store_->CreateNamespace(ctx.scope, ns, props, &audit));
   return WithDefaultLocation(ctx, ns, props);
 }
 
@@ -112,7 +114,8 @@ Result<store::Page<Namespace>> CatalogService::ListNamespaces(const RequestConte
 
 Status CatalogService::DropNamespace(const RequestContext& ctx, const Namespace& ns) {
   FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, "dropNamespace", ns));
-  return store_->DropNamespace(ctx.scope, ns);
+  const store::AuditEntry audit = MakeAudit(ctx, "dropNamespace", AuditObject(ns));
+  return store_->DropNamespace(ctx.scope, ns, &audit);
 }
 
 Result<store::PropertiesUpdateResult> CatalogService::UpdateProperties(
@@ -126,7 +129,8 @@ Result<store::PropertiesUpdateResult> CatalogService::UpdateProperties(
                       "' is both updated and removed");
     }
   }
-  return store_->UpdateNamespaceProperties(ctx.scope, ns, removals, updates);
+  const store::AuditEntry audit = MakeAudit(ctx, "updateProperties", AuditObject(ns));
+  return store_->UpdateNamespaceProperties(ctx.scope, ns, removals, updates, &audit);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +209,9 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   }
   const std::string file = metadata::NewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
-  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file); !st) {
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "createTable", AuditObject(id, ObjectKind::kTable), "", file);
+  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file, &audit); !st) {
     if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
     return Fail(st.error());
   }
@@ -314,16 +320,32 @@ Result<LoadedTable> CatalogService::UpdateTable(const RequestContext& ctx,
     FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "updateTable", "", change.id, ObjectKind::kTable,
                                            UpdatePrivileges(change.updates)));
   }
+  Result<LoadedTable> result = CommitTable(ctx, change);
+  // A refused commit leaves no pointer move to carry its audit row: record it on its own.
+  if (!result && (result.error().kind == ErrorKind::kCommitFailed ||
+                  result.error().kind == ErrorKind::kAlreadyExists)) {
+    RecordRefusal(*store_, MakeAudit(ctx, "updateTable", AuditObject(change.id, ObjectKind::kTable)),
+                  result.error());
+  }
+  return result;
+}
+
+Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
+                                                const TableChange& change) {
   for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
     FIRN_ASSIGN_OR_RETURN(PreparedCommit p, PrepareCommit(ctx, change));
     if (!p.changed) return LoadedTable{*p.base_location, p.result};
     Status swapped = Ok();
+    const store::AuditEntry audit =
+        MakeAudit(ctx, "updateTable", AuditObject(change.id, ObjectKind::kTable),
+                  p.base_location.value_or(""), p.new_location);
     if (p.base_location) {
       auto moved = store_->SwapPointer(ctx.scope, change.id, ObjectKind::kTable,
-                                       *p.base_location, p.new_location);
+                                       *p.base_location, p.new_location, &audit);
       if (!moved) swapped = Fail(moved.error());
     } else {
-      swapped = store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable, p.new_location);
+      swapped = store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable, p.new_location,
+                                     &audit);
     }
     if (swapped) {
       cache_.Put(p.result);
@@ -360,7 +382,10 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
                    log::Escape(ptr.metadata_location));
     }
   }
-  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable));
+  const store::AuditEntry audit = MakeAudit(ctx, purge ? "dropTable(purge)" : "dropTable",
+                                            AuditObject(id, ObjectKind::kTable),
+                                            ptr.metadata_location);
+  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
   if (table) PurgeTableFiles(*objects_, table->metadata, ptr.metadata_location);
   return Ok();
 }
@@ -370,7 +395,10 @@ Status CatalogService::RenameTable(const RequestContext& ctx, const Identifier& 
   FIRN_RETURN_IF_ERROR(
       AuthorizeObjectOp(ctx, "renameTable", "", from, ObjectKind::kTable, std::nullopt, &to));
   if (from == to) return TableExists(ctx, from);
-  return store_->RenameObject(ctx.scope, from, to, ObjectKind::kTable);
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "renameTable",
+                AuditObject(from, ObjectKind::kTable) + " -> " + AuditObject(to, ObjectKind::kTable));
+  return store_->RenameObject(ctx.scope, from, to, ObjectKind::kTable, &audit);
 }
 
 Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, const Identifier& id,
@@ -388,12 +416,15 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
     return Fail(ErrorKind::kAlreadyExists, "Table already exists: " + FormatIdentifier(id));
   }
   FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(metadata_location));
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "registerTable", AuditObject(id, ObjectKind::kTable),
+                existing ? existing->metadata_location : "", metadata_location);
   if (existing) {
     FIRN_RETURN_IF_ERROR(
-        store_->ReplacePointer(ctx.scope, id, ObjectKind::kTable, metadata_location));
+        store_->ReplacePointer(ctx.scope, id, ObjectKind::kTable, metadata_location, &audit));
   } else {
     FIRN_RETURN_IF_ERROR(
-        store_->CreateObject(ctx.scope, id, ObjectKind::kTable, metadata_location));
+        store_->CreateObject(ctx.scope, id, ObjectKind::kTable, metadata_location, &audit));
   }
   return LoadedTable{metadata_location, std::move(table)};
 }
@@ -418,6 +449,20 @@ Status CatalogService::CommitTransaction(const RequestContext& ctx,
     FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "commitTransaction", "", change.id,
                                            ObjectKind::kTable, UpdatePrivileges(change.updates)));
   }
+  Status result = CommitTables(ctx, changes);
+  if (!result && (result.error().kind == ErrorKind::kCommitFailed ||
+                  result.error().kind == ErrorKind::kAlreadyExists)) {
+    for (const TableChange& change : changes) {
+      RecordRefusal(*store_,
+                    MakeAudit(ctx, "commitTransaction", AuditObject(change.id, ObjectKind::kTable)),
+                    result.error());
+    }
+  }
+  return result;
+}
+
+Status CatalogService::CommitTables(const RequestContext& ctx,
+                                    const std::vector<TableChange>& changes) {
   for (size_t i = 0; i < changes.size(); ++i) {
     for (size_t j = i + 1; j < changes.size(); ++j) {
       if (changes[i].id == changes[j].id) {
@@ -443,12 +488,15 @@ Status CatalogService::CommitTransaction(const RequestContext& ctx,
       prepared.push_back(std::move(*p));
     }
     std::vector<store::PointerSwap> swaps;
+    std::vector<store::AuditEntry> audits;
     for (const auto& p : prepared) {
       if (!p.changed) continue;
       swaps.push_back({p.id, ObjectKind::kTable, p.base_location, p.new_location});
+      audits.push_back(MakeAudit(ctx, "commitTransaction", AuditObject(p.id, ObjectKind::kTable),
+                                 p.base_location.value_or(""), p.new_location));
     }
     if (swaps.empty()) return Ok();
-    Status st = store_->CommitTransaction(ctx.scope, swaps);
+    Status st = store_->CommitTransaction(ctx.scope, swaps, audits);
     if (st) {
       for (const auto& p : prepared) {
         if (!p.changed) continue;

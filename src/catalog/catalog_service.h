@@ -143,6 +143,9 @@ class CatalogService {
   Result<std::shared_ptr<const CachedTable>> ReadMetadata(const std::string& location);
   // One attempt: check requirements on the current base, apply, write the new file.
   Result<PreparedCommit> PrepareCommit(const RequestContext& ctx, const TableChange& change);
+  // The commit protocol with retries, after authorisation (UpdateTable / CommitTransaction).
+  Result<LoadedTable> CommitTable(const RequestContext& ctx, const TableChange& change);
+  Status CommitTables(const RequestContext& ctx, const std::vector<TableChange>& changes);
   Properties WithDefaultLocation(const RequestContext& ctx, const Namespace& ns,
                                  Properties props) const;
   std::string DefaultTableLocation(const RequestContext& ctx, const Identifier& id,

@@ -2,6 +2,7 @@
 // view metadata files. Tables and views share names; the store words the conflicts.
 #include <spdlog/spdlog.h>
 
+#include "catalog/audit.h"
 #include "catalog/authorization.h"
 #include "catalog/catalog_service.h"
 #include "catalog/filtered_page.h"
@@ -94,7 +95,9 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
                         metadata::NewViewMetadata(input, NowMillis()));
   const std::string file = metadata::NewViewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
-  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file); !st) {
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "createView", AuditObject(id, ObjectKind::kView), "", file);
+  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file, &audit); !st) {
     if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
     return Fail(st.error());
   }
@@ -140,23 +143,34 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
 Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
                                                const ViewChange& change) {
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "replaceView", "", change.id, ObjectKind::kView));
-  for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
-    FIRN_ASSIGN_OR_RETURN(PreparedViewCommit p, PrepareViewCommit(ctx, change));
-    if (!p.changed) return LoadedView{p.base_location, p.result};
-    auto moved = store_->SwapPointer(ctx.scope, change.id, ObjectKind::kView, p.base_location,
-                                     p.new_location);
-    if (moved) return LoadedView{p.new_location, p.result};
-    const Error& err = moved.error();
-    // The swap may have happened: never delete, never claim failure.
-    if (err.kind == ErrorKind::kCommitStateUnknown) return Fail(err);
-    DeleteQuietly(p.new_location);
-    if (err.kind != ErrorKind::kCommitFailed) return Fail(err);
-    Backoff(attempt);  // lost the race: re-check requirements against the newer base
+  auto commit = [&]() -> Result<LoadedView> {
+    for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
+      FIRN_ASSIGN_OR_RETURN(PreparedViewCommit p, PrepareViewCommit(ctx, change));
+      if (!p.changed) return LoadedView{p.base_location, p.result};
+      const store::AuditEntry audit = MakeAudit(
+          ctx, "replaceView", AuditObject(change.id, ObjectKind::kView), p.base_location,
+          p.new_location);
+      auto moved = store_->SwapPointer(ctx.scope, change.id, ObjectKind::kView, p.base_location,
+                                       p.new_location, &audit);
+      if (moved) return LoadedView{p.new_location, p.result};
+      const Error& err = moved.error();
+      // The swap may have happened: never delete, never claim failure.
+      if (err.kind == ErrorKind::kCommitStateUnknown) return Fail(err);
+      DeleteQuietly(p.new_location);
+      if (err.kind != ErrorKind::kCommitFailed) return Fail(err);
+      Backoff(attempt);  // lost the race: re-check requirements against the newer base
+    }
+    return Fail(ErrorKind::kCommitFailed, "Commit failed: too many concurrent commits to view " +
+                                              FormatIdentifier(change.id) + ", retry");
+  };
+  Result<LoadedView> result = commit();
+  // A refused commit leaves no pointer move to carry its audit row: record it on its own.
+  if (!result && result.error().kind == ErrorKind::kCommitFailed) {
+    RecordRefusal(*store_, MakeAudit(ctx, "replaceView", AuditObject(change.id, ObjectKind::kView)),
+                  result.error());
   }
-  return Fail(ErrorKind::kCommitFailed, "Commit failed: too many concurrent commits to view " +
-                                            FormatIdentifier(change.id) + ", retry");
+  return result;
 }
-
 Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id) {
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "dropView", "", id, ObjectKind::kView));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
@@ -168,7 +182,9 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
     spdlog::warn(R"("msg":"drop view: metadata unreadable, dropping pointer only","file":"{}")",
                  log::Escape(ptr.metadata_location));
   }
-  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView));
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "dropView", AuditObject(id, ObjectKind::kView), ptr.metadata_location);
+  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit));
   // Views keep no metadata log, so the current file is the only one the catalog knows.
   if (view && GcEnabled(*view)) DeleteQuietly(ptr.metadata_location);
   return Ok();
@@ -179,7 +195,10 @@ Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& f
   FIRN_RETURN_IF_ERROR(
       AuthorizeObjectOp(ctx, "renameView", "", from, ObjectKind::kView, std::nullopt, &to));
   if (from == to) return ViewExists(ctx, from);
-  Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView);
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "renameView",
+                AuditObject(from, ObjectKind::kView) + " -> " + AuditObject(to, ObjectKind::kView));
+  Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView, &audit);
   // Java words a view-onto-view rename "Cannot rename a to b. View already exists"; the store
   // says "View already exists: b" (right for create), so reword that one case here.
   if (!st && st.error().kind == ErrorKind::kAlreadyExists &&
@@ -196,7 +215,10 @@ Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location));
-  FIRN_RETURN_IF_ERROR(store_->CreateObject(ctx.scope, id, ObjectKind::kView, metadata_location));
+  const store::AuditEntry audit =
+      MakeAudit(ctx, "registerView", AuditObject(id, ObjectKind::kView), "", metadata_location);
+  FIRN_RETURN_IF_ERROR(
+      store_->CreateObject(ctx.scope, id, ObjectKind::kView, metadata_location, &audit));
   return LoadedView{metadata_location, std::move(view)};
 }
 
