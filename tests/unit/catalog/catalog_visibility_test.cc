@@ -31,6 +31,16 @@ TEST_F(CatalogVisibilityTest, GrantOnOneTableShowsOnlyItAndItsNamespace) {
   EXPECT_EQ(other.error().kind, ErrorKind::kForbidden);
 }
 
+TEST_F(CatalogVisibilityTest, NestedListingShowsOnlyGrantedChildren) {
+  Populate();
+  ASSERT_TRUE(svc().CreateNamespace(admin_, {"db", "a"}, {}));
+  ASSERT_TRUE(svc().CreateNamespace(admin_, {"db", "b"}, {}));
+  RequestContext bob = Bob({{NsRes({"db", "b"}), P::kNAMESPACE_READ_PROPERTIES}});
+  auto children = svc().ListNamespaces(bob, {"db"}, {});
+  ASSERT_TRUE(children) << children.error().message;
+  EXPECT_EQ(children->items, (std::vector<Namespace>{{"db", "b"}}));
+}
+
 TEST_F(CatalogVisibilityTest, ListPrivilegeShowsEverything) {
   Populate();
   RequestContext bob =
