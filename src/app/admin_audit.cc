@@ -107,11 +107,13 @@ void PrintTable(const std::vector<store::AuditEntry>& rows) {
     for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
   }
   auto print = [&](const std::vector<std::string>& row) {
+    std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
-      std::cout << row[c];
-      if (c + 1 < row.size()) std::cout << std::string(width[c] - row[c].size() + 2, ' ');
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
     }
-    std::cout << "\n";
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::cout << line << "\n";
   };
   print(header);
   for (const auto& row : cells) print(row);
