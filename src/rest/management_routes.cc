@@ -105,6 +105,7 @@ Result<boost::json::object> BodyObject(const http::Request& req, bool optional) 
     return boost::json::object();
   }
   FIRN_ASSIGN_OR_RETURN(boost::json::value v, ParseJsonBody(req.body));
+  if (optional && v.is_null()) return boost::json::object();
   if (!v.is_object()) {
     return Fail(ErrorKind::kBadRequest, "Invalid request body: must be a JSON object");
   }

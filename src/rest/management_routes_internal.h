@@ -45,7 +45,7 @@ void AddAuditRoute(Registrar& routes, access::ManagementService& service);
 Result<std::string> NameParam(const http::PathParams& params, std::string_view name);
 
 // The request body as a JSON object (400 when it is not JSON or not an object). An empty
-// body is an empty object when `optional`.
+// body, or JSON null, is an empty object when `optional`.
 Result<boost::json::object> BodyObject(const http::Request& req, bool optional = false);
 // body[key] as an object (400 when absent or not an object).
 Result<boost::json::object> MemberObject(const boost::json::object& body, std::string_view key);
