@@ -107,22 +107,26 @@ class AccessStore {
 
   // The global access version: bumped by every successful ApplyAccessWrites. Cheap.
   virtual Result<int64_t> AccessVersion() = 0;
-  // Every record of every realm, read in one transaction with the version it reflects.
+  // Every record of every realm, read in one snapshot with the version it reflects, ordered by
+  // (realm, stored kind name, scope, name). Rows of a kind this binary does not know are skipped.
   virtual Result<AccessRows> LoadAccess() = 0;
-  // Applies all writes atomically, appends `audit` (when given) in the same transaction, bumps
-  // the version and returns it. Created/updated records get entity_version and timestamps set
-  // by the store (now_ms). On any error nothing is written.
+  // Applies all writes atomically, appends `audit` (when given; at_ms 0 = now_ms) in the same
+  // transaction, bumps the version (also for an empty `writes`) and returns it. Created/updated
+  // records get entity_version and timestamps set by the store (now_ms); an upsert of an
+  // existing key counts as an update. On any error nothing is written (no audit row either).
   virtual Result<int64_t> ApplyAccessWrites(const std::vector<AccessWrite>& writes,
                                             const AuditEntry* audit, int64_t now_ms) = 0;
 
   // Audit rows not tied to a pointer or access change (e.g. a refused commit). at_ms is set
-  // by the caller.
+  // by the caller (0 = now). The id is assigned by the store; ids only grow.
   virtual Status AppendAudit(const AuditEntry& entry) = 0;
   // Newest first unless after_id is set (then oldest first, for paging forward).
+  // kIllegalArgument when limit is outside 1..1000 or since_ms >= until_ms.
   virtual Result<std::vector<AuditEntry>> ListAudit(const AuditFilter& filter) = 0;
 
+  // Records (replacing) this instance's loaded version and heartbeat (heartbeat_ms 0 = now).
   virtual Status AckAccessVersion(const InstanceAck& ack) = 0;
-  // Instances whose heartbeat is at or after `since_ms`.
+  // Instances whose heartbeat is at or after `since_ms`, sorted by instance_id.
   virtual Result<std::vector<InstanceAck>> LiveInstances(int64_t since_ms) = 0;
 };
 
