@@ -99,6 +99,14 @@ void LogCompletion(const http::Request& req, const http::Response& res,
 
 int RunServer(ServerConfig config) {
   log::Init(config.log_level);
+  // Signals are handled by one thread with sigwait; every other thread inherits the mask,
+  // so block them before any thread starts (store pools, the access poller).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
   auto fail = [](const Error& e) {
     spdlog::error(R"("msg":"cannot start","error":"{}")", log::Escape(e.message));
     return 2;
@@ -161,13 +169,6 @@ int RunServer(ServerConfig config) {
           },
       .on_complete = LogCompletion,
   };
-
-  // Signals are handled by one thread with sigwait; every other thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   http::Server server(options, callbacks);
   if (!server.Listen()) return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.listen));
