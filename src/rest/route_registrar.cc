@@ -47,7 +47,8 @@ Result<catalog::RequestContext> MakeRequestContext(const AccessDeps& access,
                                                    const catalog::CatalogRegistry& catalogs,
                                                    const http::Request& req,
                                                    const http::PathParams& params,
-                                                   int64_t now_seconds) {
+                                                   int64_t now_seconds,
+                                                   bool require_catalog) {
   const access::AuthConfig& config = access.authenticator.config();
   catalog::RequestContext ctx;
   ctx.request_id = req.request_id;
@@ -74,7 +75,7 @@ Result<catalog::RequestContext> MakeRequestContext(const AccessDeps& access,
     ctx.scope.catalog = std::move(*prefix);
   }
   ctx.catalog = ResolveCatalog(access, catalogs, *snapshot, ctx.scope.realm, ctx.scope.catalog);
-  if (!ctx.catalog) {
+  if (!ctx.catalog && require_catalog) {
     return Fail(ErrorKind::kNoSuchWarehouse, "Catalog does not exist: " + ctx.scope.catalog);
   }
   return ctx;
@@ -123,7 +124,8 @@ void RouteRegistrar::AddRootRoute(http::Method method, std::string_view tail,
                                   CatalogHandler handler) {
   auto wrapped = [handler = std::move(handler), &catalogs = catalogs_, access = access_](
                      const http::Request& req, const http::PathParams& params) {
-    auto ctx = MakeRequestContext(access, catalogs, req, {}, NowSeconds());
+    auto ctx = MakeRequestContext(access, catalogs, req, {}, NowSeconds(),
+                                  /*require_catalog=*/false);
     if (!ctx) return Finish(req, std::unexpected(ctx.error()));
     return Finish(req, handler(req, params, *ctx));
   };

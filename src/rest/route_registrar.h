@@ -43,12 +43,14 @@ struct AccessDeps {
 // kNoSuchWarehouse "Catalog does not exist: x" for an unknown prefix; kServiceUnavailable if
 // no access snapshot is loaded. With authentication off, a catalog missing from the snapshot
 // is taken from `catalogs` (the configured catalog serves before any bootstrap).
-// `params` may be empty (routes without a prefix, e.g. /v1/config).
+// `params` may be empty (routes without a prefix, e.g. /v1/config). With require_catalog
+// false (root routes) a realm without its default catalog still gets a context (catalog null).
 Result<catalog::RequestContext> MakeRequestContext(const AccessDeps& access,
                                                    const catalog::CatalogRegistry& catalogs,
                                                    const http::Request& req,
                                                    const http::PathParams& params,
-                                                   int64_t now_seconds);
+                                                   int64_t now_seconds,
+                                                   bool require_catalog = true);
 
 // The catalog `name` of `realm` in `snapshot`; with authentication off, a catalog missing from
 // the snapshot comes from `catalogs`. Null when it exists in neither.

@@ -90,6 +90,18 @@ TEST_F(RequestContextTest, UnknownPrefixIsNoSuchWarehouse) {
   EXPECT_EQ(ctx.error().message, "Catalog does not exist: nope");
 }
 
+TEST_F(RequestContextTest, RootRoutesDoNotNeedTheDefaultCatalog) {
+  // A realm without a catalog named like the default one: /v1/config must still answer.
+  AccessDeps deps{*state_, Auth(false), "absent"};
+  http::Request req = Get("/v1/config");
+  auto ctx = MakeRequestContext(deps, catalogs_, req, {}, 0, /*require_catalog=*/false);
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  EXPECT_EQ(ctx->catalog, nullptr);
+  auto strict = MakeRequestContext(deps, catalogs_, req, {}, 0);
+  ASSERT_FALSE(strict);
+  EXPECT_EQ(strict.error().kind, ErrorKind::kNoSuchWarehouse);
+}
+
 TEST_F(RequestContextTest, AuthenticationOnRefusesMissingOrBadTokenBeforeCatalogLookup) {
   AccessDeps deps{*state_, Auth(true), "wh"};
   http::Request req = Get("/v1/nope/namespaces");
