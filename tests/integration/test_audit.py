@@ -20,6 +20,8 @@ from conftest import REPO_ROOT
 from firn_auth import Management
 from helpers import rows
 
+pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
+
 
 def firn_bin() -> str:
     return os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))

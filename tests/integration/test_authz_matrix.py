@@ -39,6 +39,8 @@ SCHEMA = {"type": "struct", "schema-id": 0,
 
 STATS = {"cases": 0, "allowed_ok": 0, "denied_ok": 0, "unauthorised_successes": 0}
 
+pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
+
 
 # ---------------------------------------------------------------------------------------------
 # The world: a catalog of its own, created through the management API

@@ -20,6 +20,8 @@ import firn_auth
 from conftest import REPO_ROOT
 from firn_auth import Credentials, Management, request_token
 
+pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
+
 
 def firn_bin() -> str:
     return os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))
