@@ -24,7 +24,7 @@ CLIENT_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$WORK"' EXIT
 
-start() {  # start NAME AUTH(on|off) → prints the port
+start() {  # start NAME AUTH(on|off) → sets PORT (no subshell: the pid must reach PIDS)
   local name=$1 auth=$2 port
   port=$(free_port)
   FIRN_BOOTSTRAP_CREDENTIALS="default,$CLIENT_ID,$CLIENT_SECRET" \
@@ -35,11 +35,11 @@ start() {  # start NAME AUTH(on|off) → prints the port
     curl -s -o /dev/null "http://127.0.0.1:$port/v1/config" && break
     sleep 0.1
   done
-  echo "$port"
+  PORT=$port
 }
 
-OFF_PORT=$(start off off)
-ON_PORT=$(start on on)
+start off off; OFF_PORT=$PORT
+start on on; ON_PORT=$PORT
 TOKEN=$(bench/token.sh "http://127.0.0.1:$ON_PORT" "$CLIENT_ID" "$CLIENT_SECRET")
 echo "machine: $(nproc) cores, $(uname -r); firn $("$BIN" version); token ${#TOKEN} bytes"
 python3 bench/catalog_bench.py --port "$OFF_PORT" --snapshots 100 --prepare-only
