@@ -11,6 +11,7 @@
 #include "catalog/authorization.h"
 #include "catalog/filtered_page.h"
 #include "catalog/identifiers.h"
+#include "catalog/location_policy.h"
 #include "catalog/purge.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -198,6 +199,9 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   metadata::CreateTableInput input;
   input.location = StripTrailingSlash(request.location.value_or(""));
   if (input.location.empty()) input.location = DefaultTableLocation(ctx, id, ns_props);
+  // A default under the base location always passes; one under a namespace `location`
+  // property (caller-settable) is checked like an explicit one.
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, input.location));
   input.schema = request.schema;
   input.partition_spec = request.partition_spec;
   input.write_order = request.write_order;
@@ -208,6 +212,7 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
     return LoadedTable{"", MakeCachedTable("", std::move(meta))};
   }
   const std::string file = metadata::NewMetadataLocation(meta, std::nullopt);
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
   const store::AuditEntry audit =
       MakeAudit(ctx, "createTable", AuditObject(id, ObjectKind::kTable), "", file);
@@ -297,15 +302,28 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
     p.result = p.base;
     return p;
   }
+  // A create, a set-location or a new `write.metadata.path`: where the table lives and where
+  // its next file goes must be the catalog's, before any write. An unchanged table keeps
+  // committing where it already is.
   p.changed = true;
   p.new_location = metadata::NewMetadataLocation(
       applied.metadata, p.base_location ? std::optional<std::string_view>(*p.base_location)
                                         : std::nullopt);
+  if (!p.base || applied.metadata.location != p.base->metadata.location) {
+    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, applied.metadata.location));
+  }
+  if (!p.base ||
+      metadata::MetadataDirectory(applied.metadata) != metadata::MetadataDirectory(p.base->metadata)) {
+    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
+  }
   std::string json = metadata::SerializeTableMetadata(applied.metadata);
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(
       p.new_location,
       metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json));
-  p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
+  // The metadata log may name any path (a registered file): delete only the table's own.
+  for (std::string& old : applied.dropped_metadata_files) {
+    if (IsUnder(old, applied.metadata.location)) p.dropped_metadata_files.push_back(std::move(old));
+  }
   p.result = MakeCachedTable(p.new_location, std::move(applied.metadata), std::move(json));
   return p;
 }
@@ -415,7 +433,10 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
   if (existing && !overwrite) {
     return Fail(ErrorKind::kAlreadyExists, "Table already exists: " + FormatIdentifier(id));
   }
+  // Checked before the read: the catalog reads only files in its own locations.
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(metadata_location));
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, table->metadata.location));
   const store::AuditEntry audit =
       MakeAudit(ctx, "registerTable", AuditObject(id, ObjectKind::kTable),
                 existing ? existing->metadata_location : "", metadata_location);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "catalog/location_policy.h"
 #include "common/log.h"
 #include "io/manifest_reader.h"
 
@@ -33,6 +34,7 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
     for (const std::string& m : snapshot.manifests) manifests.insert(m);
     if (!snapshot.manifest_list) continue;
     manifest_lists.insert(*snapshot.manifest_list);
+    if (!IsUnder(*snapshot.manifest_list, table.location)) continue;  // never read, never deleted
     auto bytes = objects.Read(*snapshot.manifest_list);
     if (!bytes) {
       Warn("cannot read manifest list", *snapshot.manifest_list, bytes.error().message);
@@ -47,6 +49,7 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   }
   if (gc) {
     for (const std::string& manifest : manifests) {
+      if (!IsUnder(manifest, table.location)) continue;
       auto bytes = objects.Read(manifest);
       if (!bytes) {
         Warn("cannot read manifest", manifest, bytes.error().message);
@@ -75,8 +78,15 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   for (const auto& entry : table.metadata_log) others.insert(entry.metadata_file);
 
   size_t deleted = 0;
+  size_t skipped = 0;
   auto remove_all = [&](const std::set<std::string>& files) {
     for (const std::string& f : files) {
+      // Metadata may name any path (a registered file, a crafted commit): only what lies
+      // inside the table's own location is the table's to delete.
+      if (!IsUnder(f, table.location)) {
+        ++skipped;
+        continue;
+      }
       if (auto st = objects.Delete(f); st) {
         ++deleted;
       } else {
@@ -91,6 +101,11 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   remove_all(manifest_lists);
   remove_all(others);
   remove_all({current_metadata_location});
+  if (skipped > 0) {
+    spdlog::warn(R"("msg":"purge: skipped files outside the table location","location":"{}",)"
+                 R"("skipped":{},"deleted":{})",
+                 log::Escape(table.location), skipped, deleted);
+  }
   return deleted;
 }
 

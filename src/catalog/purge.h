@@ -1,7 +1,9 @@
 // PurgeTableFiles: deletes exactly the files a table's metadata references — data and delete
 // files (only when gc.enabled, default true), manifests, manifest lists, statistics, previous
 // metadata files and the current metadata file. Never a directory: two tables may share a
-// location after a rename.
+// location after a rename. Only files under the table's `location` (normalised, on a path
+// segment boundary; catalog/location_policy.h) are deleted: anything else the metadata lists
+// is skipped, counted and logged, never deleted.
 //
 // Best effort: a file that cannot be read or deleted is logged and skipped. Returns the number
 // of files deleted. Thread-safety: stateless.

@@ -7,6 +7,7 @@
 #include "catalog/catalog_service.h"
 #include "catalog/filtered_page.h"
 #include "catalog/identifiers.h"
+#include "catalog/location_policy.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -88,12 +89,14 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
   metadata::CreateViewInput input;
   input.location = StripTrailingSlash(request.location.value_or(""));
   if (input.location.empty()) input.location = DefaultTableLocation(ctx, id, ns_props);
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, input.location));
   input.schema = request.schema;
   input.view_version = request.view_version;
   input.properties = request.properties;
   FIRN_ASSIGN_OR_RETURN(metadata::ViewMetadata meta,
                         metadata::NewViewMetadata(input, NowMillis()));
   const std::string file = metadata::NewViewMetadataLocation(meta, std::nullopt);
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
   const store::AuditEntry audit =
       MakeAudit(ctx, "createView", AuditObject(id, ObjectKind::kView), "", file);
@@ -132,8 +135,16 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
     p.result = p.base;
     return p;
   }
+  // A set-location must stay in the catalog's locations, checked before the write.
+  if (applied.metadata.location != p.base->location) {
+    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, applied.metadata.location));
+  }
   p.changed = true;
   p.new_location = metadata::NewViewMetadataLocation(applied.metadata, p.base_location);
+  if (metadata::ViewMetadataDirectory(applied.metadata) !=
+      metadata::ViewMetadataDirectory(*p.base)) {
+    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
+  }
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(
       p.new_location, metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
   p.result = std::make_shared<const metadata::ViewMetadata>(std::move(applied.metadata));
@@ -185,8 +196,17 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
   const store::AuditEntry audit =
       MakeAudit(ctx, "dropView", AuditObject(id, ObjectKind::kView), ptr.metadata_location);
   FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit));
-  // Views keep no metadata log, so the current file is the only one the catalog knows.
-  if (view && GcEnabled(*view)) DeleteQuietly(ptr.metadata_location);
+  // Views keep no metadata log, so the current file is the only one the catalog knows; it is
+  // deleted only from inside the view's own location (a registered file may lie anywhere).
+  if (view && GcEnabled(*view)) {
+    if (IsUnder(ptr.metadata_location, view->location)) {
+      DeleteQuietly(ptr.metadata_location);
+    } else {
+      spdlog::warn(R"("msg":"drop view: metadata file outside the view location not deleted",)"
+                   R"("file":"{}","location":"{}")",
+                   log::Escape(ptr.metadata_location), log::Escape(view->location));
+    }
+  }
   return Ok();
 }
 
@@ -214,7 +234,9 @@ Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "registerView", "", id, ObjectKind::kView));
   FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location));
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, view->location));
   const store::AuditEntry audit =
       MakeAudit(ctx, "registerView", AuditObject(id, ObjectKind::kView), "", metadata_location);
   FIRN_RETURN_IF_ERROR(
