@@ -12,7 +12,8 @@ using store::AccessKind;
 using store::AccessRecord;
 
 void Skip(const Error& e) {
-  spdlog::warn("access snapshot: skipped a row: {} ({})", e.message, log::Escape(e.detail));
+  spdlog::warn(R"("msg":"access snapshot skipped a row","error":"{}","detail":"{}")",
+               log::Escape(e.message), log::Escape(e.detail));
 }
 
 template <typename T>
@@ -80,8 +81,8 @@ Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(const store::A
   for (auto& [name, realm_keys] : keys) {
     auto ring = auth::KeyRing::FromStored(realm_keys, now_seconds);
     if (!ring) {
-      spdlog::error("access snapshot: realm '{}' has unusable signing keys: {}",
-                    log::Escape(name), ring.error().message);
+      spdlog::error(R"("msg":"realm has unusable signing keys","realm":"{}","error":"{}")",
+                    log::Escape(name), log::Escape(ring.error().message));
       continue;
     }
     RealmState& realm = snap->realms[name];

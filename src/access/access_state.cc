@@ -47,7 +47,8 @@ Status AccessState::Refresh() {
     FIRN_ASSIGN_OR_RETURN(auto next, BuildAccessSnapshot(rows, NowMillis() / 1000));
     current_.store(next);
     if (current) {
-      spdlog::info("access: loaded version {} (was {})", next->version, current->version);
+      spdlog::info(R"("msg":"access snapshot loaded","version":{},"previous":{})", next->version,
+                   current->version);
     }
     current = std::move(next);
   }
@@ -77,12 +78,13 @@ Status AccessState::AwaitPropagation(int64_t version) {
       }
       if (laggard.empty()) return Ok();
       if (std::chrono::steady_clock::now() >= deadline) {
-        spdlog::warn("access: instance {} has not loaded version {} yet", log::Escape(laggard),
-                     version);
+        spdlog::warn(R"("msg":"peer has not loaded the access change yet","instance":"{}","version":{})",
+                     log::Escape(laggard), version);
         return Ok();
       }
     } else if (std::chrono::steady_clock::now() >= deadline) {
-      spdlog::warn("access: cannot list live instances: {}", live.error().message);
+      spdlog::warn(R"("msg":"cannot list live instances","error":"{}")",
+                   log::Escape(live.error().message));
       return Ok();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -96,10 +98,10 @@ void AccessState::PollLoop() {
     lock.unlock();
     auto s = Refresh();
     if (!s && !failing) {
-      spdlog::warn("access: refresh failed, serving the last snapshot: {} ({})",
-                   s.error().message, log::Escape(s.error().detail));
+      spdlog::warn(R"("msg":"access refresh failed, serving the last snapshot","error":"{}","detail":"{}")",
+                   log::Escape(s.error().message), log::Escape(s.error().detail));
     } else if (s && failing) {
-      spdlog::info("access: refresh recovered");
+      spdlog::info(R"("msg":"access refresh recovered")");
     }
     failing = !s;
     lock.lock();

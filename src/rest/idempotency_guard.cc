@@ -59,7 +59,7 @@ bool IdempotencyGuard::IsFinal(int status) {
 }
 
 http::Response IdempotencyGuard::Run(const http::Request& request,
-                                     const store::CatalogScope& scope,
+                                     const store::CatalogScope& scope, std::string_view principal,
                                      const std::function<http::Response()>& execute) {
   const std::string_view key = request.GetHeader("Idempotency-Key");
   if (key.empty()) return execute();
@@ -68,7 +68,8 @@ http::Response IdempotencyGuard::Run(const http::Request& request,
                                "Invalid Idempotency-Key: expected 1 to 128 visible ASCII "
                                "characters (a UUIDv7)"));
   }
-  const std::string slot = scope.realm + '\x1f' + scope.catalog + '\x1f' + std::string(key);
+  const std::string slot = scope.realm + '\x1f' + scope.catalog + '\x1f' + std::string(principal) +
+                           '\x1f' + std::string(key);
 
   std::promise<http::Response> promise;
   std::shared_future<http::Response> waiting;
@@ -89,7 +90,7 @@ http::Response IdempotencyGuard::Run(const http::Request& request,
     in_flight_.erase(slot);
   };
   try {
-    http::Response response = Execute(request, scope, std::string(key), execute);
+    http::Response response = Execute(request, scope, principal, std::string(key), execute);
     promise.set_value(response);
     release();
     return response;
@@ -102,14 +103,16 @@ http::Response IdempotencyGuard::Run(const http::Request& request,
 
 http::Response IdempotencyGuard::Execute(const http::Request& request,
                                          const store::CatalogScope& scope,
-                                         const std::string& key,
+                                         std::string_view principal, const std::string& key,
                                          const std::function<http::Response()>& execute) {
   const int64_t now = NowMillis();
   const int64_t lifetime_ms = std::chrono::duration_cast<std::chrono::milliseconds>(lifetime_).count();
   PurgeExpiredOccasionally(now);
-  // The operation a key names: route, target and body (a reused key with another body is 422).
-  const std::string operation = std::string(http::MethodName(request.method)) + " " +
-                                request.path + " #" + BodyDigest(request.body);
+  // The operation a key names: caller, route, target and body (a reused key with another body,
+  // or by another principal, is 422).
+  std::string operation = std::string(http::MethodName(request.method)) + " " + request.path +
+                          " #" + BodyDigest(request.body);
+  if (!principal.empty()) operation += " @" + std::string(principal);
 
   auto stored = store_.LoadIdempotencyRecord(scope, key);
   if (!stored) return ErrorResponse(stored.error());

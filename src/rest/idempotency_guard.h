@@ -8,6 +8,9 @@
 // - Concurrent requests with the same key on this instance wait for the first and share its
 //   response instead of running twice.
 // - The same key on a different route or table is 422: a key names one logical operation.
+// - A key belongs to the principal that used it first: another principal reusing it gets 422,
+//   never the stored response (a replay must not bypass authorisation), and concurrent
+//   duplicates are coalesced only per principal.
 // Thread-safety: safe for concurrent use. Ownership: borrows the store.
 #pragma once
 
@@ -29,8 +32,9 @@ class IdempotencyGuard {
  public:
   IdempotencyGuard(store::IdempotencyStore& store, std::chrono::seconds lifetime);
 
+  // `principal` is the authenticated caller ("" when authentication is off).
   http::Response Run(const http::Request& request, const store::CatalogScope& scope,
-                     const std::function<http::Response()>& execute);
+                     std::string_view principal, const std::function<http::Response()>& execute);
 
   // ISO-8601 duration advertised as `idempotency-key-lifetime` in /v1/config, e.g. "PT30M".
   std::string LifetimeIso8601() const;
@@ -38,7 +42,8 @@ class IdempotencyGuard {
  private:
   static bool IsFinal(int status);
   http::Response Execute(const http::Request& request, const store::CatalogScope& scope,
-                         const std::string& key, const std::function<http::Response()>& execute);
+                         std::string_view principal, const std::string& key,
+                         const std::function<http::Response()>& execute);
   void PurgeExpiredOccasionally(int64_t now_ms);
 
   store::IdempotencyStore& store_;

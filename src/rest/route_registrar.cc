@@ -112,7 +112,10 @@ void RouteRegistrar::AddCatalogRoute(http::Method method, std::string_view tail,
     auto ctx = MakeRequestContext(access, catalogs, req, params, NowSeconds());
     if (!ctx) return Finish(req, std::unexpected(ctx.error()));
     auto run = [&] { return Finish(req, handler(req, params, *ctx)); };
-    return guard ? guard->Run(req, ctx->scope, run) : run();
+    if (!guard) return run();
+    const std::string_view principal =
+        ctx->caller ? std::string_view(ctx->caller->subject.principal) : std::string_view();
+    return guard->Run(req, ctx->scope, principal, run);
   };
   for (std::string_view base : kBases) {
     router_.Add(method, std::string(base) + "/{prefix}" + std::string(tail), wrapped);
