@@ -285,6 +285,14 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   for (const auto& requirement : change.requirements) {
     FIRN_RETURN_IF_ERROR(metadata::CheckRequirement(requirement, base_meta));
   }
+  // A set-location that moves the table must name one of the catalog's locations. Checked
+  // before applying, so the refusal names the location rather than another missing piece.
+  for (const auto& update : change.updates) {
+    const auto* moved = std::get_if<metadata::SetLocation>(&update);
+    if (moved && (!base_meta || moved->location != base_meta->location)) {
+      FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, moved->location));
+    }
+  }
   // A create that names no location gets the default one, as createTable would give it.
   const std::vector<metadata::TableUpdate>* updates = &change.updates;
   std::vector<metadata::TableUpdate> with_location;
