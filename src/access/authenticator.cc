@@ -127,6 +127,11 @@ Status Authenticator::Start() {
     if (ext->config.issuer.empty()) {
       return Fail(ErrorKind::kIllegalArgument, "An external issuer needs an issuer (iss)");
     }
+    if (ext->config.audience.empty()) {
+      // Without an audience any token the IdP issued to any other application would do.
+      return Fail(ErrorKind::kIllegalArgument,
+                  "External issuer " + ext->config.issuer + " needs an audience (aud)");
+    }
     if (ext->config.jwks_file.empty() == ext->config.jwks_url.empty()) {
       return Fail(ErrorKind::kIllegalArgument,
                   "External issuer " + ext->config.issuer + " needs exactly one JWKS source");
@@ -205,6 +210,7 @@ Result<std::shared_ptr<const Caller>> Authenticator::AuthenticateOwn(
     std::vector<auth::VerificationKey> keys = state->keys->VerificationKeysAt(now);
     auth::VerifyOptions options;
     options.issuer = config_.issuer;
+    options.exp_leeway_seconds = 0;  // Firn's own tokens die exactly at exp
     auto verified = auth::VerifyCached(own_cache_, token, keys, options, now);
     if (!verified) return std::unexpected(verified.error());
     claims = std::move(*verified);
@@ -260,7 +266,8 @@ Result<std::shared_ptr<const Caller>> Authenticator::AuthenticateExternal(
   }
   auto caller = std::make_shared<Caller>();
   caller->subject.realm = std::string(realm);
-  caller->subject.principal = std::string(sub->as_string());
+  // Prefixed so an IdP user can never pass for (or be audited as) a Firn principal.
+  caller->subject.principal = std::string(kExternalPrincipalPrefix) + std::string(sub->as_string());
   caller->subject.all_roles = false;
   caller->subject.trusted_roles = true;
   auto add_role = [&](std::string_view role) {

@@ -5,8 +5,9 @@
 // must equal the request's realm, its "sub" must name a principal that still exists in the
 // snapshot, and its "ver" must not be below the principal's credential_version (rotation and
 // reset revoke). External (OIDC) tokens are verified against the issuer's JWKS with their own
-// cache; the subject and roles claims map to a principal name and principal roles that need not
-// exist beforehand.
+// cache; the subject claim maps to the principal name "ext:<subject>" (never a Firn principal's
+// name, so audit and 403 messages tell them apart) and the roles claim to principal roles that
+// need not exist beforehand (trusted as-is, so grants do not depend on the name).
 // Every refusal is kNotAuthorized (401) with a client-safe message; the token never appears in
 // a message or a log line.
 // Thread-safety: Authenticate is thread-safe.
@@ -27,7 +28,7 @@ namespace firn::access {
 // An external OpenID Connect issuer whose JWTs Firn accepts (docs/auth.md, "External identity").
 struct ExternalIssuer {
   std::string issuer;         // required "iss"
-  std::string audience;       // required in "aud" when non-empty
+  std::string audience;       // required; must be in "aud" (Start refuses an empty one)
   std::string jwks_file;      // one of jwks_file / jwks_url
   std::string jwks_url;       // fetched at start and refreshed on an unknown kid
   std::string realm = "default";    // the realm its principals live in
@@ -50,7 +51,8 @@ class Authenticator {
   explicit Authenticator(AuthConfig config);
   ~Authenticator();
 
-  // Loads external JWKS (file or URL). Call once before serving.
+  // Loads external JWKS (file or URL). Call once before serving. kIllegalArgument when an
+  // external issuer lacks an issuer, an audience or exactly one JWKS source.
   Status Start();
 
   const AuthConfig& config() const { return config_; }
@@ -77,6 +79,9 @@ class Authenticator {
   mutable auth::TokenCache own_cache_;
   std::vector<std::unique_ptr<External>> external_;
 };
+
+// Prefix of an external (OIDC) caller's principal name: "ext:<subject claim>".
+inline constexpr std::string_view kExternalPrincipalPrefix = "ext:";
 
 // The token of "Bearer <token>" (scheme case-insensitive); kNotAuthorized otherwise.
 Result<std::string_view> ParseBearer(std::string_view authorization);

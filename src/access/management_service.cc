@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "access/bootstrap.h"
 #include "access/management_service_internal.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -95,6 +96,20 @@ std::vector<PrivilegeGrantInfo> PrivilegeGrants(const RealmState& realm) {
     if (auto g = DecodePrivilegeGrant(r)) out.push_back(std::move(*g));
   }
   return out;
+}
+
+std::optional<store::AccessRecord> OtherServiceAdminLink(const RealmState& realm,
+                                                         std::string_view excluded) {
+  if (!realm.principal_roles.contains(kServiceAdminRole)) return std::nullopt;
+  for (const auto& link : realm.links) {
+    if (link.kind != store::AccessKind::kPrincipalRoleGrant) continue;
+    auto a = DecodePrincipalRoleGrant(link);
+    if (a && a->principal_role == kServiceAdminRole && a->principal != excluded &&
+        realm.principals.contains(a->principal)) {
+      return link;
+    }
+  }
+  return std::nullopt;
 }
 
 const RealmState& RealmOf(const AccessSnapshot& snap, std::string_view realm) {

@@ -31,6 +31,13 @@ std::vector<PrivilegeGrantInfo> PrivilegeGrants(const RealmState& realm);
 // The realm of the request, or an empty placeholder (a realm with nothing in it yet).
 const RealmState& RealmOf(const AccessSnapshot& snap, std::string_view realm);
 
+// The principal-role link of some principal other than `excluded` that holds service_admin
+// in `realm`; nullopt when `excluded` is (or would leave) no other administrator. Writes that
+// take service_admin away re-write this link with its expected version, so two concurrent
+// removals of the last two administrators cannot both commit.
+std::optional<store::AccessRecord> OtherServiceAdminLink(const RealmState& realm,
+                                                         std::string_view excluded);
+
 const RoleInfo* FindCatalogRole(const RealmState& realm, std::string_view catalog,
                                 std::string_view name);
 

@@ -1,6 +1,7 @@
 // ManagementService: principals (list, create, get, update, delete, rotate, reset).
 #include <algorithm>
 
+#include "access/bootstrap.h"
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
 #include "common/clock.h"
@@ -135,10 +136,22 @@ Status ManagementService::DeletePrincipal(const ManagementContext& ctx, std::str
   }
   std::vector<store::AccessWrite> writes{
       mgmt::Delete(EncodePrincipal(ctx.realm, *p), p->entity_version)};
+  bool admin = false;
   for (const auto& link : realm.links) {
     if (link.kind != store::AccessKind::kPrincipalRoleGrant) continue;
     auto a = DecodePrincipalRoleGrant(link);
-    if (a && a->principal == name) writes.push_back(mgmt::Delete(link, std::nullopt));
+    if (a && a->principal == name) {
+      writes.push_back(mgmt::Delete(link, std::nullopt));
+      admin = admin || a->principal_role == kServiceAdminRole;
+    }
+  }
+  if (admin) {
+    auto other = mgmt::OtherServiceAdminLink(realm, name);
+    if (!other) {
+      return Fail(ErrorKind::kBadRequest,
+                  "Cannot delete the last principal that holds service_admin");
+    }
+    writes.push_back(mgmt::Update(*other, other->entity_version));
   }
   FIRN_RETURN_IF_ERROR(Apply(ctx, kOp, "", Object(name), writes));
   return Ok();

@@ -1,6 +1,7 @@
 // ManagementService: principal roles and their assignment to principals.
 #include <algorithm>
 
+#include "access/bootstrap.h"
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
 #include "common/clock.h"
@@ -188,11 +189,20 @@ Status ManagementService::RevokePrincipalRole(const ManagementContext& ctx,
                                           " is not assigned to principal " +
                                           std::string(principal));
   }
-  FIRN_RETURN_IF_ERROR(Apply(
-      ctx, kOp, "", object,
-      {mgmt::Delete(EncodePrincipalRoleGrant(ctx.realm, {std::string(principal),
-                                                         std::string(principal_role)}),
-                    std::nullopt)}));
+  std::vector<store::AccessWrite> writes{
+      mgmt::Delete(EncodePrincipalRoleGrant(ctx.realm, {std::string(principal),
+                                                        std::string(principal_role)}),
+                   std::nullopt)};
+  if (principal_role == kServiceAdminRole) {
+    // Firn has no fixed admin: the realm must keep someone who can manage access.
+    auto other = mgmt::OtherServiceAdminLink(realm, principal);
+    if (!other) {
+      return Fail(ErrorKind::kBadRequest,
+                  "Cannot revoke service_admin from the last principal that holds it");
+    }
+    writes.push_back(mgmt::Update(*other, other->entity_version));
+  }
+  FIRN_RETURN_IF_ERROR(Apply(ctx, kOp, "", object, writes));
   return Ok();
 }
 

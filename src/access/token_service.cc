@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <set>
@@ -160,6 +161,29 @@ ScopeResult ParseScope(std::string_view scope, const std::vector<std::string>& h
   return out;
 }
 
+// Why exchanging a token of `subject` for `scope` would widen it ("" when it does not): a
+// subject limited to some roles may only ask for a subset of them.
+std::string NarrowingError(std::string_view scope, const auth::Subject& subject) {
+  if (subject.all_roles) return {};
+  while (!scope.empty()) {
+    size_t sp = scope.find(' ');
+    std::string_view s = scope.substr(0, sp);
+    scope = sp == std::string_view::npos ? std::string_view() : scope.substr(sp + 1);
+    if (s.empty()) continue;
+    if (s == "PRINCIPAL_ROLE:ALL" || s == "catalog") {
+      return "Token exchange cannot widen the subject token's principal roles";
+    }
+    if (s.starts_with(kRolePrefix)) {
+      std::string_view role = s.substr(kRolePrefix.size());
+      if (std::find(subject.active_roles.begin(), subject.active_roles.end(), role) ==
+          subject.active_roles.end()) {
+        return "Subject token does not activate principal role '" + std::string(role) + "'";
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space) {
@@ -212,13 +236,22 @@ TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapsh
       options_(options),
       hash_slots_(std::clamp(options.max_concurrent_hashes, 1, 64)) {
   // Same cost parameters as real rows, so a miss and a hit take the same time.
-  auto h = auth::HashSecretScrypt(auth::GenerateClientSecret());
-  dummy_hash_ = h ? *h : std::string();
+  auto h = options_.make_dummy_hash ? options_.make_dummy_hash()
+                                    : auth::HashSecretScrypt(auth::GenerateClientSecret());
+  if (h && !h->empty()) {
+    dummy_hash_ = std::move(*h);
+  } else {
+    // Without a dummy an unknown client id would answer faster than a known one.
+    status_ = Fail(ErrorKind::kInternal, "Token service cannot generate its dummy secret hash",
+                   h ? "empty hash" : h.error().message);
+    spdlog::critical(R"("msg":"token service disabled: cannot generate the dummy secret hash")");
+  }
 }
 
 TokenService::~TokenService() = default;
 
 TokenResponse TokenService::Handle(const TokenRequest& request, int64_t now) {
+  if (!status_) return OAuthError(500, "server_error", "Token service unavailable");
   auto form = ParseForm(request.body);
   if (!form) return OAuthError(400, "invalid_request", "Malformed form body");
   bool repeated = false;
@@ -231,18 +264,22 @@ TokenResponse TokenService::Handle(const TokenRequest& request, int64_t now) {
 }
 
 bool TokenService::CheckSecret(const Secret& secret, const PrincipalInfo* principal) {
+  // Always exactly two verifications, both run: the cost does not depend on whether the
+  // client exists, has a previous secret, or which hash matched.
+  const std::string& current = principal != nullptr && !principal->secret_hash.empty()
+                                   ? principal->secret_hash
+                                   : dummy_hash_;
+  const std::string& previous =
+      principal != nullptr && !principal->previous_secret_hash.empty()
+          ? principal->previous_secret_hash
+          : dummy_hash_;
   hash_slots_.acquire();
-  bool ok = false;
-  if (principal == nullptr) {
-    (void)auth::VerifySecret(secret, dummy_hash_);
-  } else {
-    ok = auth::VerifySecret(secret, principal->secret_hash);
-    if (!ok && !principal->previous_secret_hash.empty()) {
-      ok = auth::VerifySecret(secret, principal->previous_secret_hash);
-    }
-  }
+  bool current_ok = auth::VerifySecret(secret, current);
+  bool previous_ok = auth::VerifySecret(secret, previous);
   hash_slots_.release();
-  return ok;
+  verifications_.fetch_add(2);
+  if (principal == nullptr) return false;
+  return (current_ok && &current != &dummy_hash_) || (previous_ok && &previous != &dummy_hash_);
 }
 
 TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const Form& form,
@@ -275,7 +312,9 @@ TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const
   }
   if (client_id.size() > 256) return InvalidClient(basic.has_value());
 
-  if (int64_t wait = BlockedFor(client_id, request.remote_address, now); wait > 0) {
+  // Counted per realm: failures against one tenant never lock out another's client.
+  const std::string client_key = request.realm + '\x1f' + client_id;
+  if (int64_t wait = BlockedFor(client_key, request.remote_address, now); wait > 0) {
     auto r = OAuthError(429, "slow_down", "Too many failed attempts; retry later");
     r.headers.emplace_back("Retry-After", std::to_string(wait));
     return r;
@@ -290,10 +329,10 @@ TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const
     }
   }
   if (!CheckSecret(secret, principal)) {
-    RecordFailure(client_id, request.remote_address, now);
+    RecordFailure(client_key, request.remote_address, now);
     return InvalidClient(basic.has_value());
   }
-  RecordSuccess(client_id);
+  RecordSuccess(client_key);
   return Issue(*realm, *principal, scope.value_or(""), client_id, now);
 }
 
@@ -323,6 +362,9 @@ TokenResponse TokenService::Exchange(const TokenRequest& request, const Form& fo
   }
   std::string next_scope;
   if (scope && !scope->empty()) {
+    if (auto error = NarrowingError(*scope, (*caller)->subject); !error.empty()) {
+      return OAuthError(400, "invalid_scope", error);
+    }
     next_scope = *scope;
   } else if ((*caller)->subject.all_roles) {
     next_scope = "PRINCIPAL_ROLE:ALL";
@@ -331,6 +373,9 @@ TokenResponse TokenService::Exchange(const TokenRequest& request, const Form& fo
       if (!next_scope.empty()) next_scope.push_back(' ');
       next_scope += std::string(kRolePrefix) + r;
     }
+  }
+  if (next_scope.empty()) {
+    return OAuthError(400, "invalid_scope", "Subject token activates no principal role");
   }
   std::string client_id = (*caller)->client_id.empty() ? principal->client_id
                                                         : (*caller)->client_id;
@@ -368,7 +413,7 @@ TokenResponse TokenService::Issue(const RealmState& realm, const PrincipalInfo& 
   return r;
 }
 
-int64_t TokenService::BlockedFor(std::string_view client_id, std::string_view address,
+int64_t TokenService::BlockedFor(const std::string& client_key, std::string_view address,
                                  int64_t now) {
   std::lock_guard lock(failures_mu_);
   int64_t wait = 0;
@@ -377,10 +422,23 @@ int64_t TokenService::BlockedFor(std::string_view client_id, std::string_view ad
     if (it != t.end() && it->second.blocked_until > now) {
       wait = std::max(wait, it->second.blocked_until - now);
     }
+    wait = std::max(wait, FullOfLockouts(t, key, options_, now));
   };
-  check(client_failures_, std::string(client_id));
+  check(client_failures_, client_key);
   if (!address.empty()) check(address_failures_, std::string(address));
   return wait;
+}
+
+int64_t TokenService::FullOfLockouts(const FailureTable& table, const std::string& key,
+                                     const TokenServiceOptions& o, int64_t now) {
+  if (table.size() < o.max_tracked || table.contains(key)) return 0;
+  int64_t soonest = 0;
+  for (const auto& entry : table) {
+    if (entry.second.blocked_until <= now) return 0;  // something can be evicted
+    int64_t left = entry.second.blocked_until - now;
+    soonest = soonest == 0 ? left : std::min(soonest, left);
+  }
+  return soonest;
 }
 
 void TokenService::Bump(FailureTable& table, const std::string& key, int limit,
@@ -389,7 +447,19 @@ void TokenService::Bump(FailureTable& table, const std::string& key, int limit,
     std::erase_if(table, [&](const auto& e) {
       return e.second.blocked_until <= now && now - e.second.window_start >= o.failure_window_seconds;
     });
-    if (table.size() >= o.max_tracked) table.erase(table.begin());  // still full: forget one
+    if (table.size() >= o.max_tracked) {
+      // Still full: forget the oldest entry that is not locked out. A lockout is never
+      // evicted, or an attacker could flush it by failing with many other keys.
+      auto oldest = table.end();
+      for (auto it = table.begin(); it != table.end(); ++it) {
+        if (it->second.blocked_until > now) continue;
+        if (oldest == table.end() || it->second.window_start < oldest->second.window_start) {
+          oldest = it;
+        }
+      }
+      if (oldest == table.end()) return;  // all locked out: BlockedFor throttles new keys
+      table.erase(oldest);
+    }
   }
   Failures& f = table[key];
   if (now - f.window_start >= o.failure_window_seconds) {
@@ -403,19 +473,19 @@ void TokenService::Bump(FailureTable& table, const std::string& key, int limit,
   }
 }
 
-void TokenService::RecordFailure(std::string_view client_id, std::string_view address,
+void TokenService::RecordFailure(const std::string& client_key, std::string_view address,
                                  int64_t now) {
   std::lock_guard lock(failures_mu_);
-  Bump(client_failures_, std::string(client_id), options_.max_failures_per_client, options_, now);
+  Bump(client_failures_, client_key, options_.max_failures_per_client, options_, now);
   if (!address.empty()) {
     Bump(address_failures_, std::string(address), options_.max_failures_per_address, options_,
          now);
   }
 }
 
-void TokenService::RecordSuccess(std::string_view client_id) {
+void TokenService::RecordSuccess(const std::string& client_key) {
   std::lock_guard lock(failures_mu_);
-  client_failures_.erase(std::string(client_id));
+  client_failures_.erase(client_key);
 }
 
 }  // namespace firn::access

@@ -9,14 +9,22 @@
 // unsupported_grant_type, invalid_grant, invalid_scope → 400; invalid_client → 401;
 // throttled → 429 {"error":"slow_down"} with Retry-After.
 //
-// Security: a secret is checked with auth::VerifySecret (constant-time) against the current
-// hash, then the previous one; an unknown client id or realm spends one hash on a dummy so
-// timing does not tell which ids exist. At most `max_concurrent_hashes` scrypt runs at once
-// (16 MiB each). Failures are counted per client id and per remote address in bounded
-// in-memory tables. Secrets and tokens never reach a log line or an error message.
+// Token exchange never widens: a subject token limited to some principal roles can only be
+// exchanged for a subset of them (PRINCIPAL_ROLE:ALL / "catalog" → invalid_scope); no scope
+// keeps the subject token's scope.
+// Security: every attempt runs exactly two constant-time scrypt verifications (current and
+// previous secret hash; the dummy hash stands in for a missing one and for an unknown client
+// id or realm), so timing does not tell which ids exist or have a previous secret. When the
+// dummy hash cannot be generated, status() is an error (logged at construction) and every
+// request is refused with 500 — never a fast path. At most `max_concurrent_hashes` scrypt
+// runs at once (16 MiB each). Failures are counted per (realm, client id) and per remote
+// address in bounded in-memory tables; a full table evicts the oldest entry that is not
+// locked out, and when every entry is locked out a new key is treated as throttled.
+// Secrets and tokens never reach a log line or an error message.
 // Thread-safety: Handle is thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,6 +48,9 @@ struct TokenServiceOptions {
   int64_t failure_window_seconds = 60;  // failures older than this are forgotten
   int64_t lockout_seconds = 30;
   size_t max_tracked = 10000;  // per table; stale entries are dropped first
+  // Makes the dummy hash (tests inject a failure); default: a random secret hashed with the
+  // same cost parameters as real rows.
+  std::function<Result<std::string>()> make_dummy_hash;
 };
 
 struct TokenRequest {
@@ -66,6 +77,12 @@ class TokenService {
 
   TokenResponse Handle(const TokenRequest& request, int64_t now_seconds);
 
+  // Ok when the service can answer; the error when the dummy hash could not be generated
+  // (the server should refuse to start).
+  const Status& status() const { return status_; }
+  // scrypt verifications run so far (tests assert every attempt costs the same).
+  uint64_t secret_verifications() const { return verifications_.load(); }
+
  private:
   struct Failures {
     int count = 0;
@@ -84,16 +101,21 @@ class TokenService {
                       std::string_view scope, std::string_view client_id, int64_t now);
   bool CheckSecret(const Secret& secret, const PrincipalInfo* principal);
 
-  int64_t BlockedFor(std::string_view client_id, std::string_view address, int64_t now);
-  void RecordFailure(std::string_view client_id, std::string_view address, int64_t now);
-  void RecordSuccess(std::string_view client_id);
+  int64_t BlockedFor(const std::string& client_key, std::string_view address, int64_t now);
+  void RecordFailure(const std::string& client_key, std::string_view address, int64_t now);
+  void RecordSuccess(const std::string& client_key);
+  // Seconds to wait when `key` cannot be tracked because the full table holds only lockouts.
+  static int64_t FullOfLockouts(const FailureTable& table, const std::string& key,
+                                const TokenServiceOptions& o, int64_t now);
   static void Bump(FailureTable& table, const std::string& key, int limit,
                    const TokenServiceOptions& o, int64_t now);
 
   const Authenticator& authenticator_;
   SnapshotFn snapshot_;
   TokenServiceOptions options_;
-  std::string dummy_hash_;  // verified against when the client id is unknown
+  std::string dummy_hash_;  // verified against in place of a missing hash
+  Status status_;
+  std::atomic<uint64_t> verifications_{0};
   std::counting_semaphore<64> hash_slots_;
   std::mutex failures_mu_;
   FailureTable client_failures_;

@@ -214,8 +214,9 @@ Result<Claims> VerifyJwt(std::string_view token, std::span<const VerificationKey
   FIRN_ASSIGN_OR_RETURN(Claims claims, ClaimsFromJson(*payload));
 
   const int64_t leeway = options.leeway_seconds;
+  const int64_t exp_leeway = options.exp_leeway_seconds.value_or(leeway);
   if (claims.exp) {
-    if (now - leeway >= *claims.exp) return Reject("expired");
+    if (now - exp_leeway >= *claims.exp) return Reject("expired");
   } else if (options.require_exp) {
     return Reject("missing exp");
   }

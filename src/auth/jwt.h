@@ -4,7 +4,7 @@
 // ErrorKind::kNotAuthorized with a short client-safe message ("Invalid token: <reason>");
 // the detail carries more for the log and never contains the token. Verification order:
 // size → structure → base64url → header JSON → alg allow-list → key by kid → alg equals
-// the key's pinned alg → signature → claims JSON → exp/nbf/iat (with leeway) → iss → aud.
+// the key's pinned alg → signature → claims JSON → exp (exp leeway) → nbf/iat (leeway) → iss → aud.
 // Claims are never trusted before the signature checks out.
 #pragma once
 
@@ -50,7 +50,10 @@ struct Claims {
 struct VerifyOptions {
   std::string issuer;    // when non-empty, "iss" must equal it
   std::string audience;  // when non-empty, "aud" must contain it
-  int64_t leeway_seconds = 30;
+  int64_t leeway_seconds = 30;  // clock skew tolerated for nbf and iat
+  // Tolerated past exp; unset = leeway_seconds (external issuers). Firn's own tokens use 0:
+  // they are never accepted at or after their exp.
+  std::optional<int64_t> exp_leeway_seconds;
   bool require_exp = true;
   size_t max_token_bytes = 16 * 1024;
 };

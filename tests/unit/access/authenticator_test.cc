@@ -91,6 +91,24 @@ TEST_F(AuthenticatorTest, ExpiredTokenIs401) {
   EXPECT_FALSE(Auth("Bearer " + t, "r1", kNow + 4000));
 }
 
+TEST_F(AuthenticatorTest, FirnTokenIsRefusedAtExpWithoutLeeway) {
+  std::string t = Sign(BobClaims());  // exp = kNow + 3600
+  EXPECT_TRUE(Auth("Bearer " + t, "r1", kNow + 3599));
+  auto at_exp = Auth("Bearer " + t, "r1", kNow + 3600);
+  ASSERT_FALSE(at_exp);
+  EXPECT_EQ(at_exp.error().kind, ErrorKind::kNotAuthorized);
+  // Never verified before (no cache entry): refused a second after exp too.
+  auto c = BobClaims();
+  c.exp = kNow - 1;
+  EXPECT_FALSE(Auth("Bearer " + Sign(c)));
+}
+
+TEST_F(AuthenticatorTest, FirnTokenKeepsClockSkewLeewayForIat) {
+  auto c = BobClaims();
+  c.iat = kNow + 5;  // another instance's clock is slightly ahead
+  EXPECT_TRUE(Auth("Bearer " + Sign(c)));
+}
+
 TEST_F(AuthenticatorTest, TokenOfAnotherRealmIsRefused) {
   std::string t = Sign(BobClaims());
   auto caller = Auth("Bearer " + t, "r2");  // r2 has other keys

@@ -73,7 +73,7 @@ TEST_F(OidcTest, CustomClaimsMapToPrincipalAndTrustedRoles) {
   ASSERT_TRUE(auth.Start());
   auto caller = auth.Authenticate("r1", "Bearer " + SignPayload(*key_, Payload()), *snap_, kNow);
   ASSERT_TRUE(caller) << caller.error().message;
-  EXPECT_EQ((*caller)->subject.principal, "dana");  // no principal "dana" exists: not needed
+  EXPECT_EQ((*caller)->subject.principal, "ext:dana");  // no principal needed
   EXPECT_TRUE((*caller)->subject.trusted_roles);
   EXPECT_FALSE((*caller)->subject.all_roles);
   EXPECT_EQ((*caller)->subject.active_roles, (std::vector<std::string>{"analyst", "etl"}));
@@ -121,7 +121,7 @@ TEST_F(OidcTest, UnknownKidReloadsTheJwksOnce) {
   EXPECT_FALSE(auth.Authenticate("r1", "Bearer " + token, *snap_, now));
   auto later = auth.Authenticate("r1", "Bearer " + token, *snap_, now + 31);
   ASSERT_TRUE(later) << later.error().message;
-  EXPECT_EQ((*later)->subject.principal, "dana");
+  EXPECT_EQ((*later)->subject.principal, "ext:dana");
 }
 
 TEST_F(OidcTest, FirnTokensStillWorkBesideAnExternalIssuer) {
@@ -139,6 +139,36 @@ TEST_F(OidcTest, FirnTokensStillWorkBesideAnExternalIssuer) {
   ASSERT_TRUE(caller);
   EXPECT_FALSE((*caller)->external);
   EXPECT_EQ((*caller)->subject.principal, "alice");
+}
+
+TEST_F(OidcTest, ExternalSubjectNeverPassesForAFirnPrincipal) {
+  Authenticator auth(config_);
+  ASSERT_TRUE(auth.Start());
+  auto p = Payload();
+  p["preferred_username"] = "alice";  // the Firn admin's name
+  auto caller = auth.Authenticate("r1", "Bearer " + SignPayload(*key_, p), *snap_, kNow);
+  ASSERT_TRUE(caller) << caller.error().message;
+  EXPECT_EQ((*caller)->subject.principal, "ext:alice");
+  // Its grants come from the token's roles only: none of alice's service_admin powers.
+  EXPECT_FALSE((*caller)->subject.all_roles);
+  EXPECT_EQ((*caller)->subject.active_roles, (std::vector<std::string>{"analyst", "etl"}));
+}
+
+TEST_F(OidcTest, MissingAudienceFailsStart) {
+  config_.external_issuers[0].audience.clear();
+  Authenticator auth(config_);
+  auto started = auth.Start();
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().kind, ErrorKind::kIllegalArgument);
+  EXPECT_NE(started.error().message.find("audience"), std::string::npos);
+}
+
+TEST_F(OidcTest, ExternalTokensKeepTheExpLeeway) {
+  Authenticator auth(config_);
+  ASSERT_TRUE(auth.Start());
+  // Another clock: a few seconds past exp is tolerated for an external issuer only.
+  EXPECT_TRUE(auth.Authenticate("r1", "Bearer " + SignPayload(*key_, Payload()), *snap_,
+                                kNow + 605));
 }
 
 TEST_F(OidcTest, MissingJwksFileFailsStart) {

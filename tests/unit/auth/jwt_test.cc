@@ -99,6 +99,21 @@ TEST_F(JwtTest, RejectsExpiredHonouringLeeway) {
   EXPECT_EQ(Reason(Verify(token, exp + options_.leeway_seconds)), "Invalid token: expired");
 }
 
+TEST_F(JwtTest, ExpLeewayIsSeparateFromClockSkewLeeway) {
+  auto token = *SignJwt(*key_, SampleClaims());
+  int64_t exp = kNow + 3600;
+  VerifyOptions strict = options_;
+  strict.exp_leeway_seconds = 0;
+  EXPECT_TRUE(VerifyJwt(token, keys_, strict, exp - 1));
+  auto at_exp = VerifyJwt(token, keys_, strict, exp);
+  ASSERT_FALSE(at_exp);
+  EXPECT_EQ(at_exp.error().message, "Invalid token: expired");
+  // nbf keeps its leeway under the strict exp.
+  Claims c = SampleClaims();
+  c.nbf = kNow + 10;
+  EXPECT_TRUE(VerifyJwt(*SignJwt(*key_, c), keys_, strict, kNow));
+}
+
 TEST_F(JwtTest, RejectsNotYetValid) {
   Claims c = SampleClaims();
   c.nbf = kNow + 600;
