@@ -97,7 +97,10 @@ Status CheckLocationAllowed(const CatalogInfo& catalog, std::string_view locatio
   std::vector<std::string> allowed;
   if (!catalog.base_location.empty()) allowed.push_back(catalog.base_location);
   for (const std::string& a : catalog.allowed_locations) {
-    if (!a.empty()) allowed.push_back(a);
+    // Polaris lists the base location among the allowed ones too: name it once.
+    if (!a.empty() && std::find(allowed.begin(), allowed.end(), a) == allowed.end()) {
+      allowed.push_back(a);
+    }
   }
   auto normalised = NormalizeLocation(location);
   if (normalised) {

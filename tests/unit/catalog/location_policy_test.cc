@@ -56,6 +56,9 @@ TEST(LocationPolicyTest, CheckAllowedAcceptsBaseAndAllowedLocations) {
   EXPECT_EQ(refused.error().message,
             "Location file:///etc/t is not allowed for catalog 'c'; allowed: file:///wh, "
             "s3://bucket/extra");
+  CatalogInfo listed_twice{"c", "file:///wh", "FILE", {"file:///wh"}, {}};
+  EXPECT_EQ(CheckLocationAllowed(listed_twice, "file:///etc").error().message,
+            "Location file:///etc is not allowed for catalog 'c'; allowed: file:///wh");
   auto sibling = CheckLocationAllowed(c, "file:///wh2/t");
   EXPECT_FALSE(sibling);
   auto escape = CheckLocationAllowed(c, "file:///wh/../etc");
