@@ -215,6 +215,11 @@ Status Finalize(ServerConfig& config) {
     return Fail(ErrorKind::kIllegalArgument,
                 "oidc-issuer needs exactly one of oidc-jwks-file and oidc-jwks-url");
   }
+  if (!config.oidc_issuer.empty() && config.oidc_audience.empty()) {
+    // Without one, a token the IdP issued to any other application would be accepted.
+    return Fail(ErrorKind::kIllegalArgument,
+                "oidc-issuer needs oidc-audience (the \"aud\" Firn's tokens must carry)");
+  }
   if (config.oidc_realm.empty()) config.oidc_realm = config.default_realm;
   return Ok();
 }

@@ -39,6 +39,11 @@ Result<access::ManagementContext> Authenticate(const http::Request& req,
   if (realm.empty()) realm = req.GetHeader("Polaris-Realm");
   if (realm.empty()) realm = config.default_realm;
   auto snapshot = state.Current();
+  if (!snapshot) {
+    // Before the first access snapshot loads there is nothing to judge a caller by.
+    return Fail(ErrorKind::kServiceUnavailable, "Service is starting, retry later",
+                "no access snapshot loaded");
+  }
   access::ManagementContext ctx;
   ctx.realm = std::string(realm);
   ctx.client = ClientOf(req);

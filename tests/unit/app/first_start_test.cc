@@ -15,6 +15,23 @@
 namespace firn::app {
 namespace {
 
+// Records what the credentials file held when the bootstrap committed; can fail that write.
+class ObservingStore : public access::testing::FakeAccessStore {
+ public:
+  Result<int64_t> ApplyAccessWrites(const std::vector<store::AccessWrite>& writes,
+                                    const store::AuditEntry* audit, int64_t now_ms) override {
+    std::ifstream in(file);
+    std::stringstream s;
+    s << in.rdbuf();
+    file_at_commit = s.str();
+    if (fail_writes) return Fail(ErrorKind::kServiceUnavailable, "down");
+    return FakeAccessStore::ApplyAccessWrites(writes, audit, now_ms);
+  }
+  std::filesystem::path file;
+  std::string file_at_commit;
+  bool fail_writes = false;
+};
+
 class FirstStartTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -93,6 +110,27 @@ TEST_F(FirstStartTest, SuppliedCredentialsAreUsedAndNotWritten) {
   ASSERT_TRUE(admin);
   EXPECT_EQ(admin->client_id, "my-id");
   EXPECT_TRUE(auth::VerifySecret(Secret("my-secret"), admin->secret_hash));
+}
+
+TEST_F(FirstStartTest, CredentialsAreOnDiskBeforeTheBootstrapCommits) {
+  ObservingStore store;
+  store.file = dir_ / "admin-credentials";
+  ASSERT_TRUE(PrepareAccess(store, config_));
+  EXPECT_NE(store.file_at_commit.find("client_secret="), std::string::npos);
+  EXPECT_EQ(store.file_at_commit, CredentialsFile());
+}
+
+TEST_F(FirstStartTest, FailedBootstrapRemovesTheCredentialsFile) {
+  ObservingStore store;
+  store.file = dir_ / "admin-credentials";
+  store.fail_writes = true;
+  ASSERT_FALSE(PrepareAccess(store, config_));
+  EXPECT_NE(store.file_at_commit.find("client_secret="), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "admin-credentials"));
+  // Nothing left behind: the next start bootstraps normally.
+  store.fail_writes = false;
+  EXPECT_TRUE(PrepareAccess(store, config_));
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "admin-credentials"));
 }
 
 TEST_F(FirstStartTest, AuthOffOnlyEnsuresTheCatalog) {

@@ -213,6 +213,21 @@ TEST_F(ManagementRoutesTest, RotationRevokesTokensIssuedBefore) {
   EXPECT_EQ(Call(Method::kPost, Url("/principals/bob/rotate"), "", bob).status, 401);
 }
 
+TEST_F(ManagementRoutesTest, BeforeTheFirstAccessSnapshotIs503) {
+  access::AccessState cold(store_, "cold-instance");  // never started: no snapshot yet
+  access::ManagementService service(*store_, *store_, cold, access::ManagementOptions{});
+  http::Router router(http::Router::Fallbacks{});
+  AddManagementRoutes(router, service, cold, *authenticator_);
+  http::Request req;
+  req.method = Method::kGet;
+  req.target = req.path = Url("/principals");
+  req.request_id = "rid";
+  req.headers.push_back({"Authorization", "Bearer " + admin_token_});
+  auto r = router.Dispatch(req);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_NE(r.body.find("Service is starting"), std::string::npos) << r.body;
+}
+
 TEST_F(ManagementRoutesTest, BadRequestsAndMissingAuthentication) {
   EXPECT_EQ(Call(Method::kGet, Url("/catalogs"), "", "none").status, 401);
   auto bad_json = Call(Method::kPost, Url("/catalogs"), "{not json");
