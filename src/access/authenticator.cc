@@ -83,7 +83,7 @@ struct Authenticator::External {
     auto set = auth::ParseJwks(*text);
     if (!set) return std::unexpected(set.error());
     keys.store(std::make_shared<const std::vector<auth::VerificationKey>>(std::move(set->keys)));
-    spdlog::info("oidc: issuer {} loaded {} key(s), skipped {}", log::Escape(config.issuer),
+    spdlog::info(R"("msg":"oidc issuer keys loaded","issuer":"{}","keys":{},"skipped":{})", log::Escape(config.issuer),
                  keys.load()->size(), set->skipped);
     (void)now;
     return Ok();
@@ -97,8 +97,8 @@ struct Authenticator::External {
     last_fetch = now;
     auto s = Load(now);
     if (!s) {
-      spdlog::warn("oidc: issuer {} JWKS refresh failed: {} ({})", log::Escape(config.issuer),
-                   s.error().message, log::Escape(s.error().detail));
+      spdlog::warn(R"("msg":"oidc JWKS refresh failed","issuer":"{}","error":"{}","detail":"{}")", log::Escape(config.issuer),
+                   log::Escape(s.error().message), log::Escape(s.error().detail));
       return false;
     }
     return true;
@@ -143,8 +143,8 @@ Status Authenticator::Start() {
     // an operator error worth failing for.
     if (!s && !ext->config.jwks_file.empty()) return s;
     if (!s) {
-      spdlog::warn("oidc: issuer {} JWKS not loaded at start: {} ({})",
-                   log::Escape(ext->config.issuer), s.error().message,
+      spdlog::warn(R"("msg":"oidc JWKS not loaded at start","issuer":"{}","error":"{}","detail":"{}")",
+                   log::Escape(ext->config.issuer), log::Escape(s.error().message),
                    log::Escape(s.error().detail));
       ext->last_fetch = 0;
     }

@@ -351,6 +351,32 @@ TokenResponse TokenService::Exchange(const TokenRequest& request, const Form& fo
   auto snapshot = snapshot_();
   if (!snapshot) return OAuthError(400, "invalid_grant", "Invalid subject token");
   auto caller = authenticator_.Authenticate(request.realm, "Bearer " + *subject, *snapshot, now);
+
+  // Iceberg Java refreshes an already expired token by exchanging it while authenticating
+  // with its client credentials. The client authentication then decides (exactly as
+  // client_credentials, throttling included); a still-valid subject token must name the same
+  // principal, so one client cannot exchange another principal's token.
+  bool malformed = false;
+  const bool client_auth = ParseBasic(request.authorization, malformed).has_value() ||
+                           malformed || Single(form, "client_secret", repeated).has_value();
+  if (client_auth) {
+    if (caller && !(*caller)->external) {
+      auto client_id = Single(form, "client_id", repeated);
+      bool bad = false;
+      if (auto basic = ParseBasic(request.authorization, bad)) client_id = basic->client_id;
+      const RealmState* realm = snapshot->FindRealm(request.realm);
+      bool same_principal = false;
+      if (realm != nullptr && client_id) {
+        auto it = realm->principal_by_client.find(*client_id);
+        same_principal = it != realm->principal_by_client.end() &&
+                         it->second == (*caller)->subject.principal;
+      }
+      if (!same_principal) {
+        return OAuthError(400, "invalid_grant", "Subject token belongs to another principal");
+      }
+    }
+    return ClientCredentials(request, form, now);
+  }
   if (!caller || (*caller)->external || (*caller)->subject.principal.empty()) {
     return OAuthError(400, "invalid_grant", "Invalid subject token");
   }

@@ -131,6 +131,7 @@ int RunServer(ServerConfig config) {
   access::Authenticator authenticator(MakeAuthConfig(config));
   if (auto st = authenticator.Start(); !st) return fail(st.error());
   access::TokenService tokens(authenticator, [&access_state] { return access_state.Current(); });
+  if (auto st = tokens.status(); !st) return fail(st.error());
   access::ManagementService management(*store, *store, access_state);
   if (!config.auth) {
     spdlog::warn(R"("msg":"authentication is OFF: every request is allowed")");

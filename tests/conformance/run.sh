@@ -108,6 +108,30 @@ with urllib.request.urlopen(urllib.request.Request(base + "/v1/config", headers=
 PY
 }
 
+allow_locations() {  # allow_locations URL CATALOG LOCATION...: set the catalog's allowedLocations
+  python3 - "$@" <<'PY'
+import json, os, sys, urllib.parse, urllib.request
+base, catalog, locations = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3:]
+headers = {"Content-Type": "application/json"}
+cred = os.environ.get("CATALOG_CREDENTIAL")
+if cred:
+    cid, secret = cred.split(":", 1)
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": cid,
+                                   "client_secret": secret, "scope": "PRINCIPAL_ROLE:ALL"})
+    with urllib.request.urlopen(base + "/v1/oauth/tokens", form.encode(), timeout=10) as r:
+        headers["Authorization"] = "Bearer " + json.load(r)["access_token"]
+url = f"{base}/api/management/v1/catalogs/{urllib.parse.quote(catalog)}"
+with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+    current = json.load(r)
+storage = dict(current.get("storageConfigInfo") or {"storageType": "FILE"})
+storage["allowedLocations"] = locations
+body = {"currentEntityVersion": current["entityVersion"], "storageConfigInfo": storage}
+req = urllib.request.Request(url, json.dumps(body).encode(), headers=headers, method="PUT")
+with urllib.request.urlopen(req, timeout=10) as r:
+    print(f"rck: catalog {catalog} allowed locations: {locations}", file=sys.stderr)
+PY
+}
+
 wait_ready() {  # wait_ready URL LOG: poll GET /v1/config until 200 or the server dies
   local url="$1" log="$2" i
   for i in $(seq 600); do
@@ -163,6 +187,10 @@ case "$mode" in
     for _ in $(seq 50); do [[ -f "$RUN/firn.pid" ]] && break; sleep 0.1; done
     echo "rck: started Firn ($bin) pid $(cat "$RUN/firn.pid") on $uri, data dir $RUN/data" >&2
     wait_ready "$uri" "$RUN/server.log"
+    # The kit hard-codes table/view locations under /tmp (file:/tmp/ns/tbl, JUnit temp dirs);
+    # Firn refuses locations outside a catalog's allowed locations, so allow /tmp for this
+    # catalog through the management API, as an operator would.
+    allow_locations "$uri" "$warehouse" "file://$RUN/warehouse" "file:///tmp"
     ;;
   reference)
     port="$(free_port)"

@@ -6,17 +6,19 @@ import time
 
 import pytest
 from pyiceberg.catalog.sql import SqlCatalog
-from pyiceberg.exceptions import NoSuchTableError, TableAlreadyExistsError
+from pyiceberg.exceptions import ForbiddenError, NoSuchTableError, TableAlreadyExistsError
 
 from helpers import SCHEMA, ids_of, local_path, referenced_files, rows
 
 
-def test_register_table_written_elsewhere(catalog, ns, tmp_path):
-    # A table written by another catalog (PyIceberg's SqlCatalog) into its own warehouse.
+def test_register_table_written_elsewhere(catalog, ns, tmp_path, server):
+    # A table written by another catalog (PyIceberg's SqlCatalog) into its own warehouse -- a
+    # folder inside Firn's catalog location, since Firn refuses locations outside the catalog's
+    # allowed locations (test_register_outside_allowed_locations_is_refused).
     other = SqlCatalog(
         "other",
         uri=f"sqlite:///{tmp_path / 'other.db'}",
-        warehouse=(tmp_path / "other_wh").as_uri(),
+        warehouse=(server.warehouse_dir / f"imported_{tmp_path.name}").as_uri(),
     )
     other.create_namespace("src")
     src = other.create_table("src.orders", schema=SCHEMA)
@@ -41,6 +43,17 @@ def test_register_table_written_elsewhere(catalog, ns, tmp_path):
 
     with pytest.raises(TableAlreadyExistsError):
         catalog.register_table(f"{ns}.orders", src.metadata_location)
+
+
+def test_register_outside_allowed_locations_is_refused(catalog, ns, tmp_path):
+    outside = SqlCatalog("outside", uri=f"sqlite:///{tmp_path / 'outside.db'}",
+                         warehouse=(tmp_path / "outside_wh").as_uri())
+    outside.create_namespace("src")
+    src = outside.create_table("src.t", schema=SCHEMA)
+    with pytest.raises(ForbiddenError, match="is not allowed for catalog"):
+        catalog.register_table(f"{ns}.stolen", src.metadata_location)
+    with pytest.raises(NoSuchTableError):
+        catalog.load_table(f"{ns}.stolen")
 
 
 def test_rename_within_namespace(catalog, ns):

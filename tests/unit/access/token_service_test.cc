@@ -162,6 +162,31 @@ TEST_F(TokenServiceTest, TokenExchangeRefreshesForTheSamePrincipal) {
   EXPECT_EQ(Str(late, "error"), "invalid_grant");
 }
 
+TEST_F(TokenServiceTest, ExpiredSubjectTokenIsRefreshedWithClientCredentials) {
+  // Iceberg Java's fallback: exchange an expired token, authenticating with Basic credentials.
+  auto first = Post("grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret"
+                    "&scope=PRINCIPAL_ROLE:reader");
+  ASSERT_EQ(first.status, 200);
+  const std::string subject = Str(first, "access_token");
+  const std::string exchange =
+      "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&scope=PRINCIPAL_ROLE:reader"
+      "&subject_token=" + subject;
+  auto refreshed = Post(exchange, "Basic " + B64("bob-id:bob-secret"), "10.0.0.1", kNow + 7200);
+  ASSERT_EQ(refreshed.status, 200) << refreshed.body;
+  auto caller = auth_.Authenticate("r1", "Bearer " + Str(refreshed, "access_token"), *snap_,
+                                   kNow + 7200);
+  ASSERT_TRUE(caller);
+  EXPECT_EQ((*caller)->subject.principal, "bob");
+
+  // Wrong client secret: still invalid_client, never a token.
+  auto wrong = Post(exchange, "Basic " + B64("bob-id:nope"), "10.0.0.1", kNow + 7200);
+  EXPECT_EQ(wrong.status, 401);
+  // A valid subject token of bob with another principal's client credentials is refused.
+  auto other = Post(exchange, "Basic " + B64("alice-id:alice-secret"), "10.0.0.1", kNow + 60);
+  EXPECT_EQ(other.status, 400);
+  EXPECT_EQ(Str(other, "error"), "invalid_grant");
+}
+
 TEST_F(TokenServiceTest, RepeatedFailuresAreThrottledPerClient) {
   std::string bad = "grant_type=client_credentials&client_id=bob-id&client_secret=nope";
   for (int i = 0; i < 3; ++i) EXPECT_EQ(Post(bad, "", "10.0.0." + std::to_string(i)).status, 401);
