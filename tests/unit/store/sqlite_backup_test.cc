@@ -94,7 +94,7 @@ TEST_F(SqliteBackupTest, SteppedCopyRestartedByEveryCommitGivesUpAtTheDeadline) 
   auto src = OpenSqliteStore(Path("src.db"));
   ASSERT_TRUE(src);
   ASSERT_TRUE((*src)->CreateNamespace({}, {"a"}, {}));
-  for (int i = 0; i < 50; ++i) {  // enough pages that one page per step takes many steps
+  for (int i = 0; i < 200; ++i) {  // enough pages that one page per step takes many steps
     ASSERT_TRUE((*src)->CreateNamespace({}, {"a", std::string(500, 'x') + std::to_string(i)},
                                         {}));
   }
@@ -106,6 +106,9 @@ TEST_F(SqliteBackupTest, SteppedCopyRestartedByEveryCommitGivesUpAtTheDeadline) 
   });
   BackupOptions stepped;
   stepped.pages_per_step = 1;
+  // Paced so one full pass takes far longer than a commit, even on a loaded CI machine
+  // (with 1 ms pauses a whole pass could slip between two fsync'd commits).
+  stepped.pause_between_steps = std::chrono::milliseconds(20);
   stepped.deadline = std::chrono::seconds(1);
   auto stats = BackupSqliteDatabase(Path("src.db"), Path("copy.db"), stepped);
   stop = true;
