@@ -25,20 +25,6 @@ int Failed(const Error& e) {
   return 1;
 }
 
-Result<Secret> ReadPassword(const std::string& file) {
-  if (file.empty()) {
-    const char* env = std::getenv("FIRN_DB_PASSWORD");
-    return Secret(env == nullptr ? "" : env);
-  }
-  std::ifstream in(file);
-  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read password file " + file);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string value = buffer.str();
-  while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
-  return Secret(std::move(value));
-}
-
 // Reads `width` digits at `pos` (advancing it); -1 when they are not all digits.
 int Digits(std::string_view text, size_t& pos, size_t width) {
   if (pos + width > text.size()) return -1;
@@ -215,7 +201,7 @@ Result<int64_t> ParseAuditTime(const std::string& text) {
 int RunAdminAudit(const AuditArgs& args) {
   auto filter = BuildFilter(args);
   if (!filter) return Failed(filter.error());
-  auto password = ReadPassword(args.password_file);
+  auto password = ReadDbPassword(args.password_file);
   if (!password) return Failed(password.error());
   auto store = OpenStoreByUrl(args.db_url, *password);
   if (!store) return Failed(store.error());

@@ -19,20 +19,6 @@ int Failed(const Error& e) {
   return 1;
 }
 
-// The file's content without trailing newlines; else FIRN_DB_PASSWORD; else empty.
-Result<Secret> ReadPassword(const std::string& file) {
-  if (file.empty()) {
-    const char* env = std::getenv("FIRN_DB_PASSWORD");
-    return Secret(env == nullptr ? "" : env);
-  }
-  std::ifstream in(file);
-  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read password file " + file);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string value = buffer.str();
-  while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
-  return Secret(std::move(value));
-}
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -56,9 +42,9 @@ int RunAdminBackup(const std::string& db_url, const std::string& to) {
 }
 
 int RunAdminCopyStore(const CopyStoreArgs& args) {
-  auto from_password = ReadPassword(args.from_password_file);
+  auto from_password = ReadDbPassword(args.from_password_file);
   if (!from_password) return Failed(from_password.error());
-  auto to_password = ReadPassword(args.to_password_file);
+  auto to_password = ReadDbPassword(args.to_password_file);
   if (!to_password) return Failed(to_password.error());
   if (args.from_url == args.to_url) {
     return Failed(Error(ErrorKind::kIllegalArgument, "--from and --to name the same database"));

@@ -1,5 +1,9 @@
 #include "app/admin_store.h"
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "common/macros.h"
 #include "store/postgres/postgres_catalog_store.h"
 #include "store/sqlite/sqlite_catalog_store.h"
@@ -43,6 +47,20 @@ Result<std::unique_ptr<store::CatalogStore>> OpenStoreByUrl(const std::string& u
   return Fail(ErrorKind::kIllegalArgument,
               "Unsupported database URL (expected sqlite:///path or postgresql://...): scheme "
               "of " + url.substr(0, url.find(':')));
+}
+
+Result<Secret> ReadDbPassword(const std::string& file) {
+  if (file.empty()) {
+    const char* env = std::getenv("FIRN_DB_PASSWORD");
+    return Secret(env == nullptr ? "" : env);
+  }
+  std::ifstream in(file);
+  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read password file " + file);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string value = buffer.str();
+  while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
+  return Secret(std::move(value));
 }
 
 }  // namespace firn::app

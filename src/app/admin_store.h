@@ -25,6 +25,10 @@ Result<std::unique_ptr<store::CatalogStore>> OpenStoreByUrl(const std::string& u
 // The path of a sqlite:///path URL; kIllegalArgument for any other URL.
 Result<std::string> SqlitePathOfUrl(const std::string& url);
 
+// An admin command's PostgreSQL password: the file's content without trailing newlines when
+// `file` is set (kIllegalArgument if unreadable), else FIRN_DB_PASSWORD, else empty.
+Result<Secret> ReadDbPassword(const std::string& file);
+
 // `url` with any password removed, for messages.
 std::string RedactedUrl(const std::string& url);
 
