@@ -147,6 +147,13 @@ Result<int64_t> RequiredInt(const boost::json::object& body, std::string_view ke
   return *v;
 }
 
+Result<access::PropertiesUpdate> PropertiesUpdateFromBody(const boost::json::object& body) {
+  access::PropertiesUpdate update;
+  FIRN_ASSIGN_OR_RETURN(update.current_entity_version, RequiredInt(body, "currentEntityVersion"));
+  FIRN_ASSIGN_OR_RETURN(update.properties, StringMap(body, "properties"));
+  return update;
+}
+
 boost::json::object PropertiesJson(const access::Properties& p) {
   boost::json::object o;
   for (const auto& [k, v] : p) o[k] = v;

@@ -49,10 +49,8 @@ void AddCatalogRoleRoutes(Registrar& routes, access::ManagementService& service)
                FIRN_ASSIGN_OR_RETURN(std::string catalog, NameParam(params, "catalogName"));
                FIRN_ASSIGN_OR_RETURN(std::string name, NameParam(params, "catalogRoleName"));
                FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(req));
-               access::PropertiesUpdate update;
-               FIRN_ASSIGN_OR_RETURN(update.current_entity_version,
-                                     RequiredInt(body, "currentEntityVersion"));
-               FIRN_ASSIGN_OR_RETURN(update.properties, StringMap(body, "properties"));
+               FIRN_ASSIGN_OR_RETURN(access::PropertiesUpdate update,
+                                     PropertiesUpdateFromBody(body));
                FIRN_ASSIGN_OR_RETURN(auto role,
                                      service.UpdateCatalogRole(ctx, catalog, name, update));
                return JsonResponse(200, RoleJson(role, false));

@@ -51,6 +51,9 @@ Result<boost::json::object> BodyObject(const http::Request& req, bool optional =
 Result<boost::json::object> MemberObject(const boost::json::object& body, std::string_view key);
 Result<int64_t> RequiredInt(const boost::json::object& body, std::string_view key);
 Result<std::optional<int64_t>> OptionalInt(const boost::json::object& body, std::string_view key);
+// UpdatePrincipalRequest / UpdatePrincipalRoleRequest / UpdateCatalogRoleRequest:
+// {"currentEntityVersion": n, "properties": {...}}.
+Result<access::PropertiesUpdate> PropertiesUpdateFromBody(const boost::json::object& body);
 
 boost::json::object PropertiesJson(const access::Properties& p);
 boost::json::object PrincipalJson(const access::PrincipalView& p);

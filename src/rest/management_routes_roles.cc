@@ -50,10 +50,8 @@ void AddPrincipalRoleRoutes(Registrar& routes, access::ManagementService& servic
                         const ManagementContext& ctx) -> Result<Response> {
                FIRN_ASSIGN_OR_RETURN(std::string name, NameParam(params, "principalRoleName"));
                FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(req));
-               access::PropertiesUpdate update;
-               FIRN_ASSIGN_OR_RETURN(update.current_entity_version,
-                                     RequiredInt(body, "currentEntityVersion"));
-               FIRN_ASSIGN_OR_RETURN(update.properties, StringMap(body, "properties"));
+               FIRN_ASSIGN_OR_RETURN(access::PropertiesUpdate update,
+                                     PropertiesUpdateFromBody(body));
                FIRN_ASSIGN_OR_RETURN(auto role, service.UpdatePrincipalRole(ctx, name, update));
                return JsonResponse(200, RoleJson(role, true));
              });
