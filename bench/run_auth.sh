@@ -2,15 +2,20 @@
 # loadTable latency with authentication + authorisation ON versus OFF (issue 5 budget: at most
 # +20 µs at p50). Two servers on the same build and the same kind of data directory; the runs
 # alternate off/on ROUNDS times so drift on this shared machine hits both sides alike.
-# Prints numbers; asserts nothing. Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N]
+# --against BIN adds a third server, auth on, from another firn binary (e.g. a build of the
+# commit before a change), measured in the same rounds: a before/after comparison.
+# Prints numbers; asserts nothing.
+# Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N] [--against FIRN_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=8
 ROUNDS=3
+AGAINST=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
+    --against) AGAINST="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -24,11 +29,11 @@ CLIENT_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$WORK"' EXIT
 
-start() {  # start NAME AUTH(on|off) → sets PORT (no subshell: the pid must reach PIDS)
-  local name=$1 auth=$2 port
+start() {  # start NAME AUTH(on|off) [BINARY] → sets PORT (no subshell: the pid must reach PIDS)
+  local name=$1 auth=$2 bin=${3:-$BIN} port
   port=$(free_port)
   FIRN_BOOTSTRAP_CREDENTIALS="default,$CLIENT_ID,$CLIENT_SECRET" \
-    "$BIN" serve --data-dir "$WORK/$name" --listen "127.0.0.1:$port" --auth "$auth" \
+    "$bin" serve --data-dir "$WORK/$name" --listen "127.0.0.1:$port" --auth "$auth" \
     --log-level warn 2>"$WORK/$name.log" &
   PIDS+=($!)
   for _ in $(seq 100); do
@@ -44,6 +49,13 @@ TOKEN=$(bench/token.sh "http://127.0.0.1:$ON_PORT" "$CLIENT_ID" "$CLIENT_SECRET"
 echo "machine: $(nproc) cores, $(uname -r); firn $("$BIN" version); token ${#TOKEN} bytes"
 python3 bench/catalog_bench.py --port "$OFF_PORT" --snapshots 100 --prepare-only
 python3 bench/catalog_bench.py --port "$ON_PORT" --snapshots 100 --prepare-only --token "$TOKEN"
+if [[ -n "$AGAINST" ]]; then
+  start against on "$AGAINST"; AGAINST_PORT=$PORT
+  AGAINST_TOKEN=$(bench/token.sh "http://127.0.0.1:$AGAINST_PORT" "$CLIENT_ID" "$CLIENT_SECRET")
+  python3 bench/catalog_bench.py --port "$AGAINST_PORT" --snapshots 100 --prepare-only \
+    --token "$AGAINST_TOKEN"
+  echo "against: $AGAINST ($("$AGAINST" version))"
+fi
 PATH_T=/v1/namespaces/bench/tables/t100
 # Prove the two servers really differ: without a token the auth-on server must refuse.
 echo "auth on, no token: HTTP $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ON_PORT$PATH_T")"
@@ -60,4 +72,7 @@ for r in $(seq "$ROUNDS"); do
   echo "--- round $r: loadTable (100 snapshots), 1 connection, ${DURATION}s each"
   run off "$OFF_PORT"
   run on "$ON_PORT" -H "Authorization: Bearer $TOKEN"
+  if [[ -n "$AGAINST" ]]; then
+    run base "$AGAINST_PORT" -H "Authorization: Bearer $AGAINST_TOKEN"
+  fi
 done

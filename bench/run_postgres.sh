@@ -6,7 +6,8 @@
 # Usage: bench/run_postgres.sh [--duration SECONDS] [--commits N]
 # Env: FIRN_BIN (default build/release/src/cli/firn, built by scripts/build.sh if missing);
 # FIRN_TEST_PG_URL + FIRN_TEST_PG_DIR to use a running scripts/pg.sh server (else one is
-# started and destroyed). Note: scripts/pg.sh runs PostgreSQL with fsync=off.
+# started and destroyed); FIRN_KEK (else `firn admin generate-kek` makes one for the run).
+# Note: scripts/pg.sh runs PostgreSQL with fsync=off.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=10
@@ -55,9 +56,11 @@ free_port() {
 }
 # start_firn DB_URL NAME -> sets PORT (not a subshell: the pid must reach PIDS)
 BENCH_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
+# One key-encryption key for every instance (PostgreSQL requires one; docs/auth.md).
+BENCH_KEK="${FIRN_KEK:-$("$BIN" admin generate-kek)}"
 start_firn() {
   local port; port=$(free_port)
-  FIRN_BOOTSTRAP_CREDENTIALS="default,benchadmin,$BENCH_SECRET" \
+  FIRN_BOOTSTRAP_CREDENTIALS="default,benchadmin,$BENCH_SECRET" FIRN_KEK="$BENCH_KEK" \
   FIRN_DB_PASSWORD="$PG_PW" "$BIN" serve --data-dir "$WORK/$2" --listen "127.0.0.1:$port" \
     --db "$1" --warehouse "file://$WORK/warehouse" --log-level warn 2>"$WORK/$2.log" &
   PIDS+=($!)

@@ -11,6 +11,9 @@ APT_PACKAGES=(
   libcurl4-openssl-dev libssl-dev libsqlite3-dev sqlite3 zlib1g-dev
   libspdlog-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libavro-dev libpq-dev postgresql-15 wrk maven openjdk-17-jdk-headless
+  # libFuzzer targets (scripts/fuzz.sh): clang 16, its sanitizer/fuzzer runtimes, llvm-symbolizer.
+  # clang 14 cannot compile libstdc++ 12's std::expected (docs/decisions.md).
+  clang-16 libclang-rt-16-dev llvm-16
 )
 PYTHON="${FIRN_PYTHON:-python3.11}"
 REQUIREMENTS="$FIRN_ROOT/scripts/requirements-test.txt"

@@ -5,8 +5,8 @@
 #   - DuckDB 1.5.5 with its iceberg/httpfs/avro extension wheels, pyspark 4.0.1: pip, into
 #     $FIRN_VENV, pinned in scripts/requirements-engines.txt. Re-installed when that file changes
 #     or install.sh rebuilt the venv.
-#   - Iceberg's Spark runtime and AWS bundle jars: Maven Central through mvn, into
-#     $FIRN_SPARK_JARS (default ~/.cache/firn/jars/spark-iceberg-<ver>).
+#   - Iceberg's Spark runtime and AWS bundle jars: Maven Central through mvn (its repository
+#     in $FIRN_MAVEN_REPO), into $FIRN_SPARK_JARS (default ~/.cache/firn/jars/spark-iceberg-<ver>).
 #   - Java 17 and Maven from apt when missing (Spark 4.0 runs on 17 or 21).
 # Prints nothing on success except timing lines; env: FIRN_ICEBERG_VERSION (default 1.10.1).
 set -euo pipefail
@@ -59,7 +59,7 @@ install_jars() {
     [[ -s "$file" ]] && continue
     log "fetching $a"
     tmp="$(mktemp -d "$FIRN_SPARK_JARS/.fetch.XXXXXX")"
-    if ! run_quiet "mvn copy $name" mvn -B -q "$DEP_PLUGIN:copy" -Dartifact="$a" \
+    if ! run_quiet "mvn copy $name" firn_mvn "$DEP_PLUGIN:copy" -Dartifact="$a" \
         -DoutputDirectory="$tmp"; then
       rm -rf "$tmp"
       return 1

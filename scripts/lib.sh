@@ -1,14 +1,25 @@
 # shellcheck shell=bash
 # Shared helpers for scripts/*.sh. Source it; do not run it.
-# Contract: sets FIRN_ROOT, FIRN_CACHE, FIRN_VENV, CCACHE_DIR; defines stage timing and
-# quiet-run helpers. Every function returns the wrapped command's exit status.
+# Contract: sets FIRN_ROOT, FIRN_CACHE, FIRN_VENV, CCACHE_DIR, FIRN_MAVEN_REPO; defines stage
+# timing, quiet-run and Maven helpers. Every function returns the wrapped command's exit status.
+# Every download is cached under FIRN_CACHE (default $XDG_CACHE_HOME/firn, else ~/.cache/firn),
+# keyed by version: pip wheels in pip's own cache beside it, Maven artefacts in FIRN_MAVEN_REPO
+# (group/artifact/version paths), Go modules and the weed binary per version, the venvs stamped
+# with their pinned requirements.
 
 FIRN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-FIRN_CACHE="${FIRN_CACHE:-$HOME/.cache/firn}"
+CACHE_HOME="${XDG_CACHE_HOME:-$HOME/.cache}"
+FIRN_CACHE="${FIRN_CACHE:-$CACHE_HOME/firn}"
 FIRN_VENV="${FIRN_VENV:-$FIRN_CACHE/venv}"
 FIRN_BUILD_DIR="$FIRN_ROOT/build/release"   # the `release` preset's binaryDir
 export FIRN_ROOT FIRN_CACHE FIRN_VENV FIRN_BUILD_DIR
-export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+export CCACHE_DIR="${CCACHE_DIR:-$CACHE_HOME/ccache}"
+# Maven's local repository: in the cache rather than ~/.m2 (see firn_mvn).
+export FIRN_MAVEN_REPO="${FIRN_MAVEN_REPO:-$FIRN_CACHE/m2}"
+# Paths under the checkout are hashed relative to it, so a fresh clone (CI) or a second
+# worktree hits the cache a first build filled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$FIRN_ROOT}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 mkdir -p "$FIRN_CACHE" "$CCACHE_DIR"
 
 log() { printf '[firn] %s\n' "$*" >&2; }
@@ -47,3 +58,6 @@ timed() {
   fi
   return "$rc"
 }
+
+# firn_mvn ARGS... : batch-mode, quiet mvn whose downloads land in FIRN_MAVEN_REPO.
+firn_mvn() { mvn -B -q -Dmaven.repo.local="$FIRN_MAVEN_REPO" "$@"; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs build dependencies, builds, then runs `firn serve` with the given arguments.
-# With no arguments: data in ./.firn (SQLite + file:// warehouse), listening on 127.0.0.1:8181.
+# With no arguments: data in ./.firn (SQLite + file:// warehouse; the signing-key KEK in
+# ./.firn.kek), listening on 127.0.0.1:8181.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

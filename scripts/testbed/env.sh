@@ -3,7 +3,8 @@
 # Contract: only sets and exports variables (and creates the cache dirs); every value can be
 # overridden from the environment. No side effects beyond mkdir.
 
-FIRN_CACHE="${FIRN_CACHE:-$HOME/.cache/firn}"
+# FIRN_CACHE and the other project-wide settings come from scripts/lib.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # SeaweedFS has no semver tags; the Go proxy serves pseudo-versions. This one (2026-11-09, after
 # tag 4.44) builds with go1.26 through a wrapper module; see docs/testbed.md for how it was chosen.
 FIRN_WEED_VERSION="${FIRN_WEED_VERSION:-v0.0.0-20261109003541-7506e5f91cd6}"

@@ -13,6 +13,9 @@ if [[ -x "$FIRN_WEED_BIN" ]]; then
   exit 0
 fi
 command -v go >/dev/null || tb_die "go is not installed"
+# Modules and the build cache live with Firn's other downloads (not in ~/go), so a cached
+# ~/.cache carries everything a rebuild needs.
+export GOMODCACHE="${GOMODCACHE:-$FIRN_CACHE/go/mod}" GOCACHE="${GOCACHE:-$FIRN_CACHE/go/build}"
 
 t0=$(date +%s)
 wrap="$FIRN_CACHE/go/wrap-$FIRN_WEED_VERSION"

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 TRINO_VERSION="${TRINO_VERSION:-476}"
-FIRN_CACHE="${FIRN_CACHE:-$HOME/.cache/firn}"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"  # FIRN_CACHE, firn_mvn
 ROOT="$FIRN_CACHE/trino/$TRINO_VERSION"
 STAMP="$ROOT/.installed"
 MVN_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
@@ -23,7 +23,7 @@ mkdir -p "$ROOT/dl"
 # fetch ARTIFACT: copies one artifact (g:a:v:type[:classifier]) into $ROOT/dl.
 fetch() {
   log "fetching $1"
-  mvn -B -q "$MVN_PLUGIN" -Dartifact="$1" -DoutputDirectory="$ROOT/dl" -Dmdep.useBaseVersion=true
+  firn_mvn "$MVN_PLUGIN" -Dartifact="$1" -DoutputDirectory="$ROOT/dl" -Dmdep.useBaseVersion=true
 }
 
 t0=$(date +%s)

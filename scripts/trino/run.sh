@@ -11,15 +11,13 @@ set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 TRINO_VERSION="${TRINO_VERSION:-476}"
-FIRN_CACHE="${FIRN_CACHE:-$HOME/.cache/firn}"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"  # FIRN_CACHE, now_s, elapsed
 TRINO_HOME="$FIRN_CACHE/trino/$TRINO_VERSION"
 FIRN_BIN="${FIRN_BIN:-$ROOT/build/release/src/cli/firn}"
 export JAVA_HOME="${JAVA_HOME_TRINO:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
 
 log() { printf '[trino-run] %s\n' "$*" >&2; }
-now_s() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1fs", b - a }'; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 [[ -x "$FIRN_BIN" ]] || { log "firn binary not found at $FIRN_BIN (build it or set FIRN_BIN)"; exit 1; }
@@ -52,9 +50,9 @@ PASSES=0
 # report NAME RC T0 [DETAIL]
 report() {
   if [[ "$2" -eq 0 ]]; then
-    printf 'PASS  %-28s %8s\n' "$1" "$(since "$3")"; PASSES=$((PASSES + 1))
+    printf 'PASS  %-28s %8s\n' "$1" "$(elapsed "$3")"; PASSES=$((PASSES + 1))
   else
-    printf 'FAIL  %-28s %8s  %s\n' "$1" "$(since "$3")" "${4:-}"; FAILS=$((FAILS + 1))
+    printf 'FAIL  %-28s %8s  %s\n' "$1" "$(elapsed "$3")" "${4:-}"; FAILS=$((FAILS + 1))
   fi
 }
 

@@ -1,5 +1,6 @@
 #include "access/access_records.h"
 
+#include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -139,27 +140,84 @@ AccessRecord EncodeRealm(std::string_view realm, int64_t created_ms) {
 
 // --- signing key
 
-AccessRecord EncodeSigningKey(std::string_view realm, const auth::StoredKey& key) {
+namespace {
+
+// What the seal binds a signing key to: its realm, kid and algorithm (JSON, so no separator
+// can be smuggled inside a name).
+std::string SigningKeyAssociatedData(std::string_view realm, std::string_view kid,
+                                     std::string_view alg) {
+  boost::json::array a{"firn signing key v1", realm, kid, alg};
+  return boost::json::serialize(a);
+}
+
+}  // namespace
+
+Result<AccessRecord> EncodeSigningKey(std::string_view realm, const auth::StoredKey& key,
+                                      const auth::KeyEncryptionKeys& keks) {
+  const auth::KeyEncryptionKey& kek = keks.primary();
+  FIRN_ASSIGN_OR_RETURN(std::string sealed,
+                        kek.Seal(key.private_key_pem,
+                                 SigningKeyAssociatedData(realm, key.kid, key.alg)));
   boost::json::object o;
   o["alg"] = key.alg;
-  o["private_key_pem"] = key.private_key_pem.Reveal();
+  o["kek_id"] = kek.id();
+  o["sealed_private_key"] = std::move(sealed);
   o["created_at"] = key.created_at;
   o["active"] = key.active;
   o["verify_until"] = key.verify_until;
   return Record(realm, AccessKind::kSigningKey, "", key.kid, boost::json::serialize(o));
 }
 
-Result<auth::StoredKey> DecodeSigningKey(const AccessRecord& r) {
+namespace {
+
+// Every field but the key itself; `o` is the parsed body.
+Result<SigningKeyRow> SigningKeyFields(const AccessRecord& r, const boost::json::object& o) {
+  SigningKeyRow row;
+  row.key.kid = r.name;
+  row.key.alg = Str(o, "alg");
+  row.key.created_at = Int(o, "created_at");
+  row.key.active = Bool(o, "active");
+  row.key.verify_until = Int(o, "verify_until");
+  row.kek_id = Str(o, "kek_id");
+  if (row.key.alg.empty()) return BadRow(r, "missing alg");
+  if (Str(o, row.kek_id.empty() ? "private_key_pem" : "sealed_private_key").empty()) {
+    return BadRow(r, "missing key");
+  }
+  return row;
+}
+
+}  // namespace
+
+Result<SigningKeyRow> InspectSigningKey(const AccessRecord& r) {
   FIRN_ASSIGN_OR_RETURN(auto o, ParseBody(r, AccessKind::kSigningKey));
-  auth::StoredKey k;
-  k.kid = r.name;
-  k.alg = Str(o, "alg");
-  k.private_key_pem = Secret(Str(o, "private_key_pem"));
-  k.created_at = Int(o, "created_at");
-  k.active = Bool(o, "active");
-  k.verify_until = Int(o, "verify_until");
-  if (k.alg.empty() || k.private_key_pem.empty()) return BadRow(r, "missing alg or key");
-  return k;
+  return SigningKeyFields(r, o);
+}
+
+Result<auth::StoredKey> DecodeSigningKey(const AccessRecord& r,
+                                         const auth::KeyEncryptionKeys& keks) {
+  FIRN_ASSIGN_OR_RETURN(auto o, ParseBody(r, AccessKind::kSigningKey));
+  FIRN_ASSIGN_OR_RETURN(SigningKeyRow row, SigningKeyFields(r, o));
+  if (row.kek_id.empty()) {  // written by a version before sealing
+    row.key.private_key_pem = Secret(Str(o, "private_key_pem"));
+    return std::move(row.key);
+  }
+  const std::string where = "signing key '" + r.realm + "/" + r.name + "', KEK " + row.kek_id;
+  const auth::KeyEncryptionKey* kek = keks.Find(row.kek_id);
+  if (kek == nullptr) {
+    return Fail(ErrorKind::kNotAuthorized,
+                "Signing key is sealed with a key-encryption key this process does not hold",
+                where);
+  }
+  auto pem = kek->Open(Str(o, "sealed_private_key"),
+                       SigningKeyAssociatedData(r.realm, r.name, row.key.alg));
+  if (!pem) {
+    return Fail(ErrorKind::kNotAuthorized,
+                "Signing key does not open with its key-encryption key (wrong KEK or a "
+                "tampered row)",
+                where);
+  }
+  row.key.private_key_pem = std::move(*pem);
+  return std::move(row.key);
 }
 
 // --- principal
@@ -228,6 +286,19 @@ std::string CatalogBodyFromInfo(const catalog::CatalogInfo& info) {
   for (const auto& l : info.allowed_locations) allowed.emplace_back(l);
   if (allowed.empty() && !info.base_location.empty()) allowed.emplace_back(info.base_location);
   storage["allowedLocations"] = std::move(allowed);
+  const catalog::StorageProfile& p = info.storage;
+  auto put = [&storage](std::string_view key, const std::string& value) {
+    if (!value.empty()) storage[key] = value;
+  };
+  put("roleArn", p.role_arn);
+  put("externalId", p.external_id);
+  put("region", p.region);
+  put("endpoint", p.endpoint);
+  put("endpointInternal", p.endpoint_internal);
+  put("stsEndpoint", p.sts_endpoint);
+  put("storageName", p.storage_name);
+  if (p.path_style_access) storage["pathStyleAccess"] = true;
+  if (p.sts_unavailable) storage["stsUnavailable"] = true;
   o["storageConfigInfo"] = std::move(storage);
   return boost::json::serialize(o);
 }
@@ -248,7 +319,18 @@ Result<catalog::CatalogInfo> CatalogInfoFromBody(std::string_view name, std::str
   if (const auto* s = o.if_contains("storageConfigInfo"); s && s->is_object()) {
     std::string type = Str(s->as_object(), "storageType");
     if (!type.empty()) info.storage_type = type;
-    info.allowed_locations = StrArray(s->as_object(), "allowedLocations");
+    const boost::json::object& so = s->as_object();
+    info.allowed_locations = StrArray(so, "allowedLocations");
+    catalog::StorageProfile& p = info.storage;
+    p.role_arn = Str(so, "roleArn");
+    p.external_id = Str(so, "externalId");
+    p.region = Str(so, "region");
+    p.endpoint = Str(so, "endpoint");
+    p.endpoint_internal = Str(so, "endpointInternal");
+    p.sts_endpoint = Str(so, "stsEndpoint");
+    p.storage_name = Str(so, "storageName");
+    p.path_style_access = Bool(so, "pathStyleAccess");
+    p.sts_unavailable = Bool(so, "stsUnavailable");
   }
   return info;
 }

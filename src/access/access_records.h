@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "access/access_snapshot.h"
+#include "auth/key_encryption.h"
 #include "auth/key_ring.h"
 #include "auth/privilege.h"
 #include "catalog/catalog_registry.h"
@@ -30,9 +31,26 @@ inline constexpr char kNameSeparator = '\x1f';
 // --- realm: name = realm; body {"created_ms":N}
 store::AccessRecord EncodeRealm(std::string_view realm, int64_t created_ms);
 
-// --- signing key: name = kid; body {"alg","private_key_pem","created_at","active","verify_until"}
-store::AccessRecord EncodeSigningKey(std::string_view realm, const auth::StoredKey& key);
-Result<auth::StoredKey> DecodeSigningKey(const store::AccessRecord& record);
+// --- signing key: name = kid;
+// body {"alg","kek_id","sealed_private_key","created_at","active","verify_until"}.
+// The PKCS#8 PEM is sealed with keks.primary() (AES-256-GCM, auth/key_encryption.h); the
+// associated data is the row's identity (realm, kid, alg), so a sealed key copied into another
+// row does not open. Rows from before sealing hold "private_key_pem" in the clear instead:
+// DecodeSigningKey still reads them and SealSigningKeys (bootstrap.h) rewrites them.
+Result<store::AccessRecord> EncodeSigningKey(std::string_view realm, const auth::StoredKey& key,
+                                             const auth::KeyEncryptionKeys& keks);
+// A row read without opening it: the key's fields with private_key_pem empty, and the id of
+// the KEK it is sealed with ("" for a plaintext row from an earlier version).
+struct SigningKeyRow {
+  auth::StoredKey key;
+  std::string kek_id;
+};
+Result<SigningKeyRow> InspectSigningKey(const store::AccessRecord& record);
+// Opens the row with its KEK from `keks`. kNotAuthorized when that KEK is not in `keks` or the
+// row does not open under it (wrong KEK or a tampered row); the detail names the row and the
+// KEK id, never key material.
+Result<auth::StoredKey> DecodeSigningKey(const store::AccessRecord& record,
+                                         const auth::KeyEncryptionKeys& keks);
 
 // --- principal: name = principal name;
 // body {"id","client_id","secret_hash","previous_secret_hash","credential_version","properties"}

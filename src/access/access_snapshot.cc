@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 #include "access/access_records.h"
 #include "common/log.h"
 
@@ -25,10 +27,30 @@ bool Take(Result<T>& r) {
   return true;
 }
 
+// The key `previous` holds for this row's realm and kid, when the row is sealed with a KEK
+// this process does not hold.
+std::optional<auth::StoredKey> HeldKey(const AccessRecord& r, const auth::KeyEncryptionKeys& keks,
+                                       const AccessSnapshot* previous) {
+  if (previous == nullptr) return std::nullopt;
+  auto row = InspectSigningKey(r);
+  if (!row || row->kek_id.empty() || keks.Find(row->kek_id) != nullptr) return std::nullopt;
+  const RealmState* realm = previous->FindRealm(r.realm);
+  if (realm == nullptr || !realm->keys) return std::nullopt;
+  const auth::SigningKey* held = realm->keys->Find(r.name);
+  if (held == nullptr || auth::JwsAlgName(held->alg()) != row->key.alg) return std::nullopt;
+  auto pem = held->PrivateKeyPem();
+  if (!pem) return std::nullopt;
+  row->key.private_key_pem = std::move(*pem);
+  spdlog::warn(R"x("msg":"signing key is sealed with a key-encryption key this instance does not hold; keeping the copy loaded earlier (restart with the new KEK)","realm":"{}","kid":"{}","kek_id":"{}")x",
+               log::Escape(r.realm), log::Escape(r.name), log::Escape(row->kek_id));
+  return std::move(row->key);
+}
+
 }  // namespace
 
-Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(const store::AccessRows& rows,
-                                                                  int64_t now_seconds) {
+Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(
+    const store::AccessRows& rows, int64_t now_seconds, const auth::KeyEncryptionKeys& keks,
+    const AccessSnapshot* previous) {
   auto snap = std::make_shared<AccessSnapshot>();
   snap->version = rows.version;
   std::map<std::string, std::vector<auth::StoredKey>> keys;
@@ -42,7 +64,10 @@ Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(const store::A
       case AccessKind::kRealm:
         break;
       case AccessKind::kSigningKey: {
-        auto k = DecodeSigningKey(r);
+        auto k = DecodeSigningKey(r, keks);
+        if (!k) {
+          if (auto held = HeldKey(r, keks, previous)) k = std::move(*held);
+        }
         if (Take(k)) keys[r.realm].push_back(std::move(*k));
         break;
       }

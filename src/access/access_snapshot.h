@@ -17,6 +17,7 @@
 
 #include "auth/authorizer.h"
 #include "auth/jws_key.h"
+#include "auth/key_encryption.h"
 #include "auth/key_ring.h"
 #include "catalog/catalog_registry.h"
 #include "common/result.h"
@@ -92,7 +93,12 @@ struct AccessSnapshot {
 
 // Decodes rows into a snapshot. Rows that do not decode are skipped and logged (never fatal:
 // one bad row must not lock every user out); links to missing entities are ignored.
-Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(const store::AccessRows& rows,
-                                                                  int64_t now_seconds);
+// Signing keys are opened with `keks`. A key row sealed with a KEK this process does not hold
+// (another process re-sealed it: `firn admin rotate-kek`) keeps the key `previous` already
+// holds under that realm and kid, with a warning, so a running instance keeps signing and
+// verifying until it is restarted with the new KEK.
+Result<std::shared_ptr<const AccessSnapshot>> BuildAccessSnapshot(
+    const store::AccessRows& rows, int64_t now_seconds, const auth::KeyEncryptionKeys& keks,
+    const AccessSnapshot* previous = nullptr);
 
 }  // namespace firn::access

@@ -15,8 +15,12 @@ constexpr int64_t kHeartbeatMs = 1000;
 }  // namespace
 
 AccessState::AccessState(std::shared_ptr<store::AccessStore> store, std::string instance_id,
+                         std::shared_ptr<const auth::KeyEncryptionKeys> keks,
                          AccessStateOptions options)
-    : store_(std::move(store)), instance_id_(std::move(instance_id)), options_(options) {}
+    : store_(std::move(store)),
+      instance_id_(std::move(instance_id)),
+      keks_(std::move(keks)),
+      options_(options) {}
 
 AccessState::~AccessState() { Stop(); }
 
@@ -44,7 +48,8 @@ Status AccessState::Refresh() {
   FIRN_ASSIGN_OR_RETURN(int64_t version, store_->AccessVersion());
   if (!current || current->version != version) {
     FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, store_->LoadAccess());
-    FIRN_ASSIGN_OR_RETURN(auto next, BuildAccessSnapshot(rows, NowMillis() / 1000));
+    FIRN_ASSIGN_OR_RETURN(auto next,
+                          BuildAccessSnapshot(rows, NowMillis() / 1000, *keks_, current.get()));
     current_.store(next);
     if (current) {
       spdlog::info(R"("msg":"access snapshot loaded","version":{},"previous":{})", next->version,

@@ -2,9 +2,10 @@
 //
 // Readers call Current() (one atomic shared_ptr load; no lock, no database). A background
 // thread polls AccessStore::AccessVersion every `poll_interval` and rebuilds the snapshot when
-// the version moved; it also acknowledges the loaded version (InstanceAck) with a heartbeat
-// (at most once per second, or at once when the version changes) so
-// a writer on another instance can wait until every live instance has its change.
+// the version moved (signing keys opened with the process's KEKs); it also acknowledges the
+// loaded version (InstanceAck) with a heartbeat (at most once per second, or at once when the
+// version changes) so a writer on another instance can wait until every live instance has its
+// change.
 // Thread-safety: all methods are thread-safe. Start() once, Stop() (or destruction) joins.
 #pragma once
 
@@ -32,7 +33,9 @@ struct AccessStateOptions {
 
 class AccessState {
  public:
+  // `keks` open the signing keys of every snapshot (auth/key_encryption.h).
   AccessState(std::shared_ptr<store::AccessStore> store, std::string instance_id,
+              std::shared_ptr<const auth::KeyEncryptionKeys> keks,
               AccessStateOptions options = {});
   ~AccessState();
   AccessState(const AccessState&) = delete;
@@ -58,6 +61,7 @@ class AccessState {
 
   std::shared_ptr<store::AccessStore> store_;
   std::string instance_id_;
+  std::shared_ptr<const auth::KeyEncryptionKeys> keks_;
   AccessStateOptions options_;
   std::atomic<std::shared_ptr<const AccessSnapshot>> current_;
   std::mutex refresh_mu_;  // one rebuild at a time; guards the two fields below

@@ -8,9 +8,10 @@
 #include <mutex>
 
 #include "access/jwks_fetch.h"
-#include "auth/base64url.h"
 #include "auth/jwks.h"
+#include "common/encoding.h"
 #include "common/log.h"
+#include "common/strings.h"
 
 namespace firn::access {
 namespace {
@@ -24,11 +25,8 @@ std::unexpected<Error> Unauthorized(std::string message, std::string detail = {}
   return Fail(ErrorKind::kNotAuthorized, std::move(message), std::move(detail));
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+// HTTP optional whitespace (RFC 9110 §5.6.3).
+constexpr std::string_view kOws = " \t";
 
 // Follows a dotted path ("realm_access.roles") through nested objects.
 const boost::json::value* FindClaim(const boost::json::object& o, std::string_view path) {
@@ -49,20 +47,15 @@ const boost::json::value* FindClaim(const boost::json::object& o, std::string_vi
 }  // namespace
 
 Result<std::string_view> ParseBearer(std::string_view authorization) {
-  std::string_view h = Trim(authorization);
-  size_t sp = h.find_first_of(" \t");
+  std::string_view h = Trim(authorization, kOws);
+  size_t sp = h.find_first_of(kOws);
   if (sp == std::string_view::npos) return Unauthorized("Malformed Authorization header");
   std::string_view scheme = h.substr(0, sp);
-  std::string_view token = Trim(h.substr(sp));
-  constexpr std::string_view kBearer = "bearer";
-  bool bearer = scheme.size() == kBearer.size();
-  for (size_t i = 0; bearer && i < scheme.size(); ++i) {
-    char c = scheme[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    bearer = c == kBearer[i];
+  std::string_view token = Trim(h.substr(sp), kOws);
+  if (!EqualsIgnoreCase(scheme, "bearer")) {
+    return Unauthorized("Unsupported authorization scheme; use Bearer");
   }
-  if (!bearer) return Unauthorized("Unsupported authorization scheme; use Bearer");
-  if (token.empty() || token.find_first_of(" \t") != std::string_view::npos) {
+  if (token.empty() || token.find_first_of(kOws) != std::string_view::npos) {
     return Unauthorized("Malformed Authorization header");
   }
   return token;
@@ -160,7 +153,7 @@ Result<std::shared_ptr<const Caller>> Authenticator::Authenticate(
     caller->subject.realm = std::string(realm);
     return std::shared_ptr<const Caller>(std::move(caller));
   }
-  if (Trim(authorization).empty()) return Unauthorized("Authentication required");
+  if (Trim(authorization, kOws).empty()) return Unauthorized("Authentication required");
   auto token = ParseBearer(authorization);
   if (!token) return std::unexpected(token.error());
 
@@ -188,7 +181,7 @@ Result<std::shared_ptr<const Caller>> Authenticator::Authenticate(
 std::string Authenticator::PeekIssuer(std::string_view token) {
   auto parts = auth::SplitCompact(token);
   if (!parts || parts->payload.size() > 16 * 1024) return {};
-  auto payload = auth::Base64UrlDecode(parts->payload);
+  auto payload = Base64UrlDecode(parts->payload);
   if (!payload) return {};
   boost::system::error_code ec;
   auto v = boost::json::parse(*payload, ec);
@@ -211,6 +204,8 @@ Result<std::shared_ptr<const Caller>> Authenticator::AuthenticateOwn(
     auth::VerifyOptions options;
     options.issuer = config_.issuer;
     options.exp_leeway_seconds = 0;  // Firn's own tokens die exactly at exp
+    // Never longer-lived than this server issues them, whatever the signature says.
+    options.max_lifetime_seconds = config_.token_lifetime_seconds;
     auto verified = auth::VerifyCached(own_cache_, token, keys, options, now);
     if (!verified) return std::unexpected(verified.error());
     claims = std::move(*verified);
@@ -226,8 +221,13 @@ Result<std::shared_ptr<const Caller>> Authenticator::AuthenticateOwn(
   }
   const PrincipalInfo* principal = snapshot.FindPrincipal(realm, id->second);
   if (principal == nullptr) return Unauthorized("Invalid token: unknown principal");
-  if (claims->ver.value_or(0) < principal->credential_version) {
-    return Unauthorized("Invalid token: revoked", "credentials rotated after it was issued");
+  // Exactly the current version: a lower one was revoked by a rotation or reset; a higher one
+  // was never issued for these credentials (forged, or from before a restore).
+  if (claims->ver.value_or(0) != principal->credential_version) {
+    return Unauthorized("Invalid token: revoked",
+                        "token ver " + std::to_string(claims->ver.value_or(0)) +
+                            ", principal credential version " +
+                            std::to_string(principal->credential_version));
   }
   auto caller = std::make_shared<Caller>();
   caller->subject.realm = std::string(realm);

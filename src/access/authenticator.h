@@ -3,11 +3,12 @@
 // Firn tokens: EdDSA JWTs signed by the realm's key ring (AccessSnapshot); verified once, then
 // served from a TokenCache until exp. After verification (or a cache hit) the token's realm
 // must equal the request's realm, its "sub" must name a principal that still exists in the
-// snapshot, and its "ver" must not be below the principal's credential_version (rotation and
-// reset revoke). External (OIDC) tokens are verified against the issuer's JWKS with their own
-// cache; the subject claim maps to the principal name "ext:<subject>" (never a Firn principal's
-// name, so audit and 403 messages tell them apart) and the roles claim to principal roles that
-// need not exist beforehand (trusted as-is, so grants do not depend on the name).
+// snapshot, and its "ver" must equal the principal's credential_version (rotation and reset
+// revoke; a higher ver was never issued); its exp − iat must not exceed token_lifetime_seconds.
+// External (OIDC) tokens are verified against the issuer's JWKS with their own cache; the
+// subject claim maps to the principal name "ext:<subject>" (never a Firn principal's name, so
+// audit and 403 messages tell them apart) and the roles claim to principal roles that need not
+// exist beforehand (trusted as-is, so grants do not depend on the name).
 // Every refusal is kNotAuthorized (401) with a client-safe message; the token never appears in
 // a message or a log line.
 // Thread-safety: Authenticate is thread-safe.

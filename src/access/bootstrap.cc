@@ -6,8 +6,10 @@
 
 #include "access/access_records.h"
 #include "auth/key_ring.h"
+#include "catalog/location_ownership.h"
 #include "auth/secrets.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "common/uuid.h"
 
 namespace firn::access {
@@ -29,9 +31,12 @@ const AccessRecord* FindRecord(const store::AccessRows& rows, std::string_view r
 
 // Writes that create `info` with its catalog_admin role; assigned to service_admin if
 // `assign_to_service_admin`.
-void CatalogWrites(std::string_view realm, const catalog::CatalogInfo& info,
-                   bool assign_to_service_admin, std::vector<AccessWrite>& out) {
+Status CatalogWrites(std::string_view realm, const catalog::CatalogInfo& info,
+                     bool assign_to_service_admin, std::vector<AccessWrite>& out) {
   out.push_back(Create(EncodeCatalog(realm, info.name, CatalogBodyFromInfo(info))));
+  // The catalog's base and allowed locations are claimed with its record (store checks them
+  // against every other catalog's, atomically).
+  FIRN_ASSIGN_OR_RETURN(out.back().claim, catalog::CatalogLocationClaim(info));
   RoleInfo role;
   role.name = std::string(kCatalogAdminRole);
   role.catalog = info.name;
@@ -48,6 +53,7 @@ void CatalogWrites(std::string_view realm, const catalog::CatalogInfo& info,
     out.push_back(Create(EncodeCatalogRoleGrant(
         realm, {info.name, std::string(kServiceAdminRole), std::string(kCatalogAdminRole)})));
   }
+  return Ok();
 }
 
 Status CheckName(std::string_view what, std::string_view name) {
@@ -66,14 +72,14 @@ Result<int64_t> EnsureCatalog(store::AccessStore& store, std::string_view realm,
   if (FindRecord(rows, realm, AccessKind::kCatalog, "", info.name)) return int64_t{0};
   bool admin = FindRecord(rows, realm, AccessKind::kPrincipalRole, "", kServiceAdminRole);
   std::vector<AccessWrite> writes;
-  CatalogWrites(realm, info, admin, writes);
+  FIRN_RETURN_IF_ERROR(CatalogWrites(realm, info, admin, writes));
   auto v = store.ApplyAccessWrites(writes, nullptr, now_ms);
   if (!v && v.error().kind == ErrorKind::kAlreadyExists) return int64_t{0};  // lost a race
   return v;
 }
 
 Result<BootstrapResult> Bootstrap(store::AccessStore& store, const BootstrapOptions& options,
-                                  int64_t now_ms) {
+                                  const auth::KeyEncryptionKeys& keks, int64_t now_ms) {
   FIRN_RETURN_IF_ERROR(CheckName("Realm", options.realm));
   FIRN_RETURN_IF_ERROR(CheckName("Admin principal", options.admin_name));
   if (options.credentials &&
@@ -98,7 +104,10 @@ Result<BootstrapResult> Bootstrap(store::AccessStore& store, const BootstrapOpti
 
     std::vector<AccessWrite> writes;
     writes.push_back(Create(EncodeRealm(options.realm, now_ms)));
-    for (const auto& k : keys) writes.push_back(Create(EncodeSigningKey(options.realm, k)));
+    for (const auto& k : keys) {
+      FIRN_ASSIGN_OR_RETURN(AccessRecord sealed, EncodeSigningKey(options.realm, k, keks));
+      writes.push_back(Create(std::move(sealed)));
+    }
     PrincipalInfo admin;
     admin.id = NewUuidV4();
     admin.name = options.admin_name;
@@ -120,7 +129,7 @@ Result<BootstrapResult> Bootstrap(store::AccessStore& store, const BootstrapOpti
                                    options.catalog->name);
     if (options.catalog && !have_catalog) {
       FIRN_RETURN_IF_ERROR(CheckName("Catalog", options.catalog->name));
-      CatalogWrites(options.realm, *options.catalog, true, writes);
+      FIRN_RETURN_IF_ERROR(CatalogWrites(options.realm, *options.catalog, true, writes));
     }
     auto v = store.ApplyAccessWrites(writes, nullptr, now_ms);
     if (v) {
@@ -143,13 +152,14 @@ Result<BootstrapResult> Bootstrap(store::AccessStore& store, const BootstrapOpti
 }
 
 Result<int64_t> RotateSigningKeys(store::AccessStore& store, std::string_view realm,
-                                  int64_t overlap_seconds, int64_t now_seconds) {
+                                  const auth::KeyEncryptionKeys& keks, int64_t overlap_seconds,
+                                  int64_t now_seconds) {
   FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, store.LoadAccess());
   std::vector<auth::StoredKey> stored;
   std::vector<const AccessRecord*> records;
   for (const auto& r : rows.records) {
     if (r.realm != realm || r.kind != AccessKind::kSigningKey) continue;
-    FIRN_ASSIGN_OR_RETURN(auth::StoredKey k, DecodeSigningKey(r));
+    FIRN_ASSIGN_OR_RETURN(auth::StoredKey k, DecodeSigningKey(r, keks));
     stored.push_back(std::move(k));
     records.push_back(&r);
   }
@@ -170,12 +180,76 @@ Result<int64_t> RotateSigningKeys(store::AccessStore& store, std::string_view re
     for (const AccessRecord* r : records) {
       if (r->name == k.kid) old = r;
     }
-    AccessWrite w{old ? AccessWrite::Op::kUpdate : AccessWrite::Op::kCreate,
-                  EncodeSigningKey(realm, k), {}};
+    FIRN_ASSIGN_OR_RETURN(AccessRecord sealed, EncodeSigningKey(realm, k, keks));
+    AccessWrite w{old ? AccessWrite::Op::kUpdate : AccessWrite::Op::kCreate, std::move(sealed),
+                  {}};
     if (old) w.expected_version = old->entity_version;
     writes.push_back(std::move(w));
   }
   return store.ApplyAccessWrites(writes, nullptr, now_seconds * 1000);
+}
+
+namespace {
+
+std::string KekIds(const auth::KeyEncryptionKeys& keks) {
+  std::string out;
+  for (const auto& id : keks.ids()) out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
+// One pass of SealSigningKeys: check every row, then write the selected ones.
+Result<SealResult> SealOnce(store::AccessStore& store, const auth::KeyEncryptionKeys& keks,
+                            SealMode mode, int64_t now_ms) {
+  FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, store.LoadAccess());
+  SealResult result;
+  std::vector<AccessWrite> writes;
+  for (const auto& r : rows.records) {
+    if (r.kind != AccessKind::kSigningKey) continue;
+    FIRN_ASSIGN_OR_RETURN(SigningKeyRow row, InspectSigningKey(r));
+    const std::string which = "Signing key " + r.name + " of realm '" + r.realm + "'";
+    if (!row.kek_id.empty() && keks.Find(row.kek_id) == nullptr) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  which + " is sealed with key-encryption key " + row.kek_id +
+                      ", which is not configured (configured: " + KekIds(keks) +
+                      "). Start with the KEK this database was sealed with (kek-file or "
+                      "FIRN_KEK; docs/auth.md)");
+    }
+    auto key = DecodeSigningKey(r, keks);
+    if (!key) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  which + " does not open with key-encryption key " + row.kek_id +
+                      " (a tampered row, or a KEK whose id collides); refusing to use it");
+    }
+    const bool plaintext = row.kek_id.empty();
+    const bool elsewhere = !plaintext && row.kek_id != keks.primary().id();
+    if (!plaintext && !(elsewhere && mode == SealMode::kAll)) {
+      ++result.kept;
+      continue;
+    }
+    ++(plaintext ? result.sealed : result.resealed);
+    FIRN_ASSIGN_OR_RETURN(AccessRecord sealed, EncodeSigningKey(r.realm, *key, keks));
+    writes.push_back(AccessWrite{AccessWrite::Op::kUpdate, std::move(sealed), r.entity_version});
+  }
+  if (!writes.empty()) {
+    FIRN_ASSIGN_OR_RETURN(result.access_version, store.ApplyAccessWrites(writes, nullptr, now_ms));
+  }
+  return result;
+}
+
+}  // namespace
+
+Result<SealResult> SealSigningKeys(store::AccessStore& store, const auth::KeyEncryptionKeys& keks,
+                                   SealMode mode, int64_t now_ms) {
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    auto result = SealOnce(store, keks, mode, now_ms);
+    // Another instance rewrote (or rotated away) a row between our read and our write.
+    const bool raced = !result && (result.error().kind == ErrorKind::kCommitFailed ||
+                                   result.error().kind == ErrorKind::kNotFound);
+    if (!raced || attempt == kAttempts) {
+      return result;
+    }
+  }
 }
 
 Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::string_view text,
@@ -184,8 +258,7 @@ Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::strin
     size_t end = text.find_first_of(";\n");
     std::string_view entry = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    while (!entry.empty() && (entry.back() == '\r' || entry.back() == ' ')) entry.remove_suffix(1);
-    while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+    entry = Trim(TrimEnd(entry, "\r "), " ");
     if (entry.empty()) continue;
     size_t a = entry.find(',');
     size_t b = a == std::string_view::npos ? a : entry.find(',', a + 1);

@@ -1,7 +1,8 @@
 // Bootstrap: creates a realm with its signing key, an admin principal holding the
 // `service_admin` principal role (SERVICE_MANAGE_ACCESS on the root container) and, when
 // given, a catalog with a `catalog_admin` catalog role (CATALOG_MANAGE_ACCESS +
-// CATALOG_MANAGE_CONTENT) assigned to service_admin. Also signing-key rotation.
+// CATALOG_MANAGE_CONTENT) assigned to service_admin. Also signing-key rotation and the sealing
+// of stored signing keys with a key-encryption key.
 //
 // Contract: idempotent and safe to race — the realm record is created in the same atomic write
 // as everything else, so of two concurrent bootstraps exactly one creates and the other reports
@@ -16,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "auth/key_encryption.h"
 #include "catalog/catalog_registry.h"
 #include "common/result.h"
 #include "common/secret.h"
@@ -46,8 +48,9 @@ struct BootstrapResult {
   int64_t access_version = 0;        // version after the last write (0 = nothing written)
 };
 
+// The realm's signing key is sealed with keks.primary().
 Result<BootstrapResult> Bootstrap(store::AccessStore& store, const BootstrapOptions& options,
-                                  int64_t now_ms);
+                                  const auth::KeyEncryptionKeys& keks, int64_t now_ms);
 
 // Creates the catalog entity (and its catalog_admin role, granted to service_admin when that
 // exists) unless a catalog of that name exists. Returns the new access version, 0 if nothing
@@ -56,10 +59,32 @@ Result<int64_t> EnsureCatalog(store::AccessStore& store, std::string_view realm,
                               const catalog::CatalogInfo& info, int64_t now_ms);
 
 // Makes a new Ed25519 key active; the previous active key keeps verifying for
-// `overlap_seconds` (≥ the token lifetime). Retired keys past their window are deleted.
-// kNotFound when the realm has no signing key. Returns the new access version.
+// `overlap_seconds` (≥ the token lifetime). Retired keys past their window are deleted. Every
+// kept key is opened with `keks` and written back sealed with keks.primary(), so a wrong KEK
+// fails here before anything is written. kNotFound when the realm has no signing key; the
+// KEK errors of DecodeSigningKey. Returns the new access version.
 Result<int64_t> RotateSigningKeys(store::AccessStore& store, std::string_view realm,
-                                  int64_t overlap_seconds, int64_t now_seconds);
+                                  const auth::KeyEncryptionKeys& keks, int64_t overlap_seconds,
+                                  int64_t now_seconds);
+
+// Sealing the stored signing keys of every realm (docs/auth.md, "Signing keys at rest").
+enum class SealMode {
+  kPlaintextOnly,  // start-up: seal rows an earlier version wrote in the clear
+  kAll,            // KEK rotation: also move rows off every KEK but keks.primary()
+};
+struct SealResult {
+  int64_t sealed = 0;    // plaintext rows now sealed with the primary KEK
+  int64_t resealed = 0;  // rows moved from another KEK to the primary
+  int64_t kept = 0;      // rows left as they were
+  int64_t access_version = 0;  // after the write (0 = nothing written)
+};
+// Opens every signing-key row with `keks` — the check that this process holds the KEK the
+// database was sealed with — then rewrites the rows `mode` selects in one atomic write.
+// kIllegalArgument (naming realm, kid and KEK ids, never key material) when a row is sealed
+// with a KEK not in `keks` or does not open under it; nothing is written then. A concurrent
+// writer (kCommitFailed) makes it re-read and retry.
+Result<SealResult> SealSigningKeys(store::AccessStore& store, const auth::KeyEncryptionKeys& keks,
+                                   SealMode mode, int64_t now_ms);
 
 // Parses FIRN_BOOTSTRAP_CREDENTIALS text: "<realm>,<client-id>,<secret>" entries separated by
 // ';' (or newlines). Returns the entry for `realm`, nullopt when there is none.

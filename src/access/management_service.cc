@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/macros.h"
+#include "common/strings.h"
 
 namespace firn::access {
 
@@ -22,15 +23,9 @@ Status ValidateName(std::string_view what, std::string_view name) {
   }
   // The spec's pattern refuses names starting with "system$" (any case, leading blanks).
   size_t i = name.find_first_not_of(" \t\r\n");
-  if (i != std::string_view::npos && name.size() - i >= 7) {
-    std::string head(name.substr(i, 7));
-    std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) {
-      return static_cast<char>(std::tolower(c));
-    });
-    if (head == "system$") {
-      return Fail(ErrorKind::kBadRequest,
-                  "Invalid " + std::string(what) + " name: 'system$' names are reserved");
-    }
+  if (i != std::string_view::npos && StartsWithIgnoreCase(name.substr(i), "system$")) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid " + std::string(what) + " name: 'system$' names are reserved");
   }
   if (name.find(kNameSeparator) != std::string_view::npos) {
     return Fail(ErrorKind::kBadRequest,
@@ -147,21 +142,40 @@ auth::Resource ManagementService::OnCatalog(const ManagementContext& ctx,
   return r;
 }
 
-bool ManagementService::Holds(const ManagementContext& ctx, auth::Privilege privilege,
+bool ManagementService::Holds(const ManagementContext& ctx, const auth::PrivilegeSet& privileges,
                               const auth::Resource& resource) const {
   if (!ctx.caller || !ctx.caller->authorization_enabled()) return true;
-  return auth::Authorize(*ctx.caller->grants, ctx.caller->subject, privilege, resource).allowed;
+  return auth::AuthorizeAll(*ctx.caller->grants, ctx.caller->subject, privileges, resource)
+      .allowed;
 }
 
-Status ManagementService::Require(const ManagementContext& ctx, auth::Privilege privilege,
-                                  const auth::Resource& resource) const {
+Result<auth::Resource> ManagementService::TargetOf(const ManagementContext& ctx,
+                                                   auth::Operation op, std::string_view catalog,
+                                                   const auth::Resource* securable) const {
+  if (securable) return *securable;
+  switch (auth::RuleOf(op).target) {
+    case auth::AuthzTarget::kRoot: return Root(ctx);
+    case auth::AuthzTarget::kCatalog: return OnCatalog(ctx, catalog);
+    default:
+      // A grant operation without its securable, or a catalog operation: a bug; refuse.
+      return Fail(ErrorKind::kInternal, "Request refused",
+                  "management operation " + std::string(auth::AuditName(op)) +
+                      " has no securable here");
+  }
+}
+
+Status ManagementService::Require(const ManagementContext& ctx, auth::Operation op,
+                                  std::string_view catalog,
+                                  const auth::Resource* securable) const {
   if (!ctx.caller || !ctx.caller->authorization_enabled()) return Ok();
-  auth::Decision d =
-      auth::Authorize(*ctx.caller->grants, ctx.caller->subject, privilege, resource);
+  FIRN_ASSIGN_OR_RETURN(auth::Resource resource, TargetOf(ctx, op, catalog, securable));
+  auth::Decision d = auth::AuthorizeAll(*ctx.caller->grants, ctx.caller->subject,
+                                        auth::RuleOf(op).on_target, resource);
   if (d.allowed) return Ok();
   // Someone who may list every catalog learns nothing from "no such catalog": tell them so
   // rather than blaming a privilege that could not exist on a missing catalog.
-  if (!resource.catalog.empty() && Holds(ctx, auth::Privilege::kCATALOG_LIST, Root(ctx)) &&
+  if (!resource.catalog.empty() &&
+      Holds(ctx, auth::RuleOf(auth::Operation::kListCatalogs).on_target, Root(ctx)) &&
       !state_.Current()->FindCatalog(ctx.realm, resource.catalog)) {
     return mgmt::NotFound("Catalog", resource.catalog);
   }
@@ -171,12 +185,11 @@ Status ManagementService::Require(const ManagementContext& ctx, auth::Privilege 
                                          d.resource);
 }
 
-Status ManagementService::RequireForWrite(const ManagementContext& ctx,
-                                          std::string_view operation, std::string_view catalog,
-                                          std::string_view object, auth::Privilege privilege,
-                                          const auth::Resource& resource) {
-  auto st = Require(ctx, privilege, resource);
-  if (!st) AuditFailure(ctx, operation, catalog, object, st.error());
+Status ManagementService::RequireForWrite(const ManagementContext& ctx, auth::Operation op,
+                                          std::string_view catalog, std::string_view object,
+                                          const auth::Resource* securable) {
+  auto st = Require(ctx, op, catalog, securable);
+  if (!st) AuditFailure(ctx, op, catalog, object, st.error());
   return st;
 }
 
@@ -196,7 +209,7 @@ std::shared_ptr<const AccessSnapshot> ManagementService::WriteSnapshot() {
 
 namespace {
 
-store::AuditEntry MakeAudit(const ManagementContext& ctx, std::string_view operation,
+store::AuditEntry MakeAudit(const ManagementContext& ctx, auth::Operation op,
                             std::string_view catalog, std::string_view object) {
   store::AuditEntry a;
   a.at_ms = NowMillis();
@@ -205,7 +218,7 @@ store::AuditEntry MakeAudit(const ManagementContext& ctx, std::string_view opera
   a.principal = ctx.caller ? ctx.caller->subject.principal : std::string();
   a.client = ctx.client;
   a.request_id = ctx.request_id;
-  a.operation = std::string(operation);
+  a.operation = std::string(auth::AuditName(op));
   a.object = std::string(object);
   return a;
 }
@@ -228,35 +241,35 @@ Error MapStoreError(const Error& e, std::string_view object) {
 
 }  // namespace
 
-void ManagementService::AuditFailure(const ManagementContext& ctx, std::string_view operation,
+void ManagementService::AuditFailure(const ManagementContext& ctx, auth::Operation op,
                                      std::string_view catalog, std::string_view object,
                                      const Error& error) {
-  store::AuditEntry a = MakeAudit(ctx, operation, catalog, object);
+  store::AuditEntry a = MakeAudit(ctx, op, catalog, object);
   a.outcome = std::string(ErrorKindName(error.kind));
   a.detail = error.message;  // client-safe by contract, never a secret
   if (auto st = store_.AppendAudit(a); !st) {
     spdlog::warn(R"("msg":"audit append failed","operation":"{}","message":"{}")",
-                 log::Escape(operation), log::Escape(st.error().message));
+                 log::Escape(a.operation), log::Escape(st.error().message));
   }
 }
 
-Result<int64_t> ManagementService::Apply(const ManagementContext& ctx,
-                                         std::string_view operation, std::string_view catalog,
+Result<int64_t> ManagementService::Apply(const ManagementContext& ctx, auth::Operation op,
+                                         std::string_view catalog,
                                          std::string_view object,
                                          const std::vector<store::AccessWrite>& writes) {
-  store::AuditEntry audit = MakeAudit(ctx, operation, catalog, object);
+  store::AuditEntry audit = MakeAudit(ctx, op, catalog, object);
   audit.outcome = std::string(mgmt::kSuccess);
   auto version = store_.ApplyAccessWrites(writes, &audit, audit.at_ms);
   if (!version) {
     Error e = MapStoreError(version.error(), object);
-    AuditFailure(ctx, operation, catalog, object, e);
+    AuditFailure(ctx, op, catalog, object, e);
     return std::unexpected(std::move(e));
   }
   // The write is durable; a slow reload or a slow peer must not turn it into an error (a
   // created principal's secret is shown only in this response).
   if (auto st = state_.AwaitPropagation(*version); !st) {
     spdlog::warn(R"("msg":"management change committed, propagation incomplete","operation":"{}","version":{},"message":"{}")",
-                 log::Escape(operation), *version, log::Escape(st.error().message));
+                 log::Escape(audit.operation), *version, log::Escape(st.error().message));
   }
   return *version;
 }
@@ -279,7 +292,7 @@ std::vector<std::string> ManagementService::ActiveRoles(const ManagementContext&
 
 Result<AuditPage> ManagementService::ListAudit(const ManagementContext& ctx,
                                                const AuditQuery& query) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Privilege::kSERVICE_MANAGE_ACCESS, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListAuditEntries));
   if (query.limit < 1 || query.limit > 1000) {
     return Fail(ErrorKind::kBadRequest, "Invalid limit: must be between 1 and 1000");
   }

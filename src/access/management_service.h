@@ -6,8 +6,9 @@
 // nothing), reads from the current AccessSnapshot (no database round trip for reads), writes
 // through store::AccessStore::ApplyAccessWrites together with one audit row in the same
 // transaction, then waits with AccessState::AwaitPropagation until the change is in effect on
-// this instance (and acknowledged by live peers) before returning. docs/management.md lists
-// the privilege each operation needs.
+// this instance (and acknowledged by live peers) before returning. Each operation's privilege
+// and securable is its auth::Operation row (auth/operations.cc), which also names its audit
+// rows; docs/management.md lists them.
 //
 // Errors: kForbidden (missing privilege, the message names it), kNotFound (no such entity),
 // kAlreadyExists (409), kCommitFailed (409, entity version mismatch), kIllegalArgument /
@@ -34,6 +35,7 @@
 #include "access/bootstrap.h"
 #include "access/access_state.h"
 #include "auth/caller.h"
+#include "auth/operations.h"
 #include "auth/secrets.h"
 #include "common/result.h"
 #include "common/secret.h"
@@ -57,6 +59,9 @@ struct ManagementOptions {
   // Caller-chosen secrets shorter than this are refused.
   size_t min_supplied_secret_length = 16;
   auth::ScryptParams scrypt;  // tests lower the cost
+  // Every catalog's base and allowed locations must lie inside one of these (normalised;
+  // docs/storage.md). Empty = unrestricted (tests).
+  std::vector<std::string> storage_roots;
 };
 
 // Management view of a principal (never carries secret hashes).
@@ -225,32 +230,38 @@ class ManagementService {
  private:
   struct Change;  // one audited write (management_service.cc)
 
-  // kForbidden naming `privilege` unless the caller holds it on `resource`.
-  Status Require(const ManagementContext& ctx, auth::Privilege privilege,
-                 const auth::Resource& resource) const;
-  bool Holds(const ManagementContext& ctx, auth::Privilege privilege,
+  // kForbidden naming the missing privilege unless the caller holds what `op`'s rule
+  // (auth/operations.h) requires on its target: the realm's root, the catalog `catalog`, or
+  // `securable` when given (grants: the securable the grant is on).
+  Status Require(const ManagementContext& ctx, auth::Operation op, std::string_view catalog = {},
+                 const auth::Resource* securable = nullptr) const;
+  bool Holds(const ManagementContext& ctx, const auth::PrivilegeSet& privileges,
              const auth::Resource& resource) const;
+  Result<auth::Resource> TargetOf(const ManagementContext& ctx, auth::Operation op,
+                                  std::string_view catalog,
+                                  const auth::Resource* securable) const;
   auth::Resource Root(const ManagementContext& ctx) const;
   auth::Resource OnCatalog(const ManagementContext& ctx, std::string_view catalog) const;
   // Authorises a write; a refusal is audited (outside any transaction) and returned.
-  Status RequireForWrite(const ManagementContext& ctx, std::string_view operation,
+  Status RequireForWrite(const ManagementContext& ctx, auth::Operation op,
                          std::string_view catalog, std::string_view object,
-                         auth::Privilege privilege, const auth::Resource& resource);
+                         const auth::Resource* securable = nullptr);
   // The snapshot to act on; writes refresh first so cascades see every link.
   std::shared_ptr<const AccessSnapshot> ReadSnapshot() const;
   std::shared_ptr<const AccessSnapshot> WriteSnapshot();
   // Applies `writes` with their audit row, waits for propagation. Store errors are mapped to
   // management errors and audited as failures.
-  Result<int64_t> Apply(const ManagementContext& ctx, std::string_view operation,
+  // The audit rows' `operation` is auth::AuditName(op).
+  Result<int64_t> Apply(const ManagementContext& ctx, auth::Operation op,
                         std::string_view catalog, std::string_view object,
                         const std::vector<store::AccessWrite>& writes);
-  void AuditFailure(const ManagementContext& ctx, std::string_view operation,
-                    std::string_view catalog, std::string_view object, const Error& error);
+  void AuditFailure(const ManagementContext& ctx, auth::Operation op, std::string_view catalog,
+                    std::string_view object, const Error& error);
   // Principal roles the caller acts with (for visibility of catalogs).
   std::vector<std::string> ActiveRoles(const ManagementContext& ctx,
                                        const AccessSnapshot& snap) const;
   Result<PrincipalWithCredentials> WriteCredentials(const ManagementContext& ctx,
-                                                    std::string_view operation,
+                                                    auth::Operation operation,
                                                     const PrincipalInfo& current,
                                                     PrincipalInfo next, Secret secret);
 

@@ -37,7 +37,7 @@ void SortByName(std::vector<RoleView>& roles) {
 
 Result<std::vector<RoleView>> ManagementService::ListCatalogRoles(const ManagementContext& ctx,
                                                                   std::string_view catalog) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kCATALOG_ROLE_LIST, OnCatalog(ctx, catalog)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListCatalogRoles, catalog));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   FIRN_RETURN_IF_ERROR(CatalogExists(realm, catalog));
@@ -53,10 +53,8 @@ Result<RoleView> ManagementService::CreateCatalogRole(const ManagementContext& c
                                                       std::string_view catalog,
                                                       std::string_view name,
                                                       const Properties& properties) {
-  static constexpr std::string_view kOp = "createCatalogRole";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name),
-                                       Privilege::kCATALOG_ROLE_CREATE,
-                                       OnCatalog(ctx, catalog)));
+  static constexpr auth::Operation kOp = auth::Operation::kCreateCatalogRole;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name)));
   FIRN_RETURN_IF_ERROR(mgmt::ValidateName("catalog role", name));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
@@ -85,7 +83,7 @@ Result<RoleView> ManagementService::GetCatalogRole(const ManagementContext& ctx,
                                                    std::string_view catalog,
                                                    std::string_view name) {
   FIRN_RETURN_IF_ERROR(
-      Require(ctx, Privilege::kCATALOG_ROLE_READ_PROPERTIES, OnCatalog(ctx, catalog)));
+      Require(ctx, auth::Operation::kGetCatalogRole, catalog));
   auto snap = ReadSnapshot();
   FIRN_ASSIGN_OR_RETURN(const RoleInfo* r,
                         ExistingRole(mgmt::RealmOf(*snap, ctx.realm), catalog, name));
@@ -96,10 +94,8 @@ Result<RoleView> ManagementService::UpdateCatalogRole(const ManagementContext& c
                                                       std::string_view catalog,
                                                       std::string_view name,
                                                       const PropertiesUpdate& update) {
-  static constexpr std::string_view kOp = "updateCatalogRole";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name),
-                                       Privilege::kCATALOG_ROLE_WRITE_PROPERTIES,
-                                       OnCatalog(ctx, catalog)));
+  static constexpr auth::Operation kOp = auth::Operation::kUpdateCatalogRole;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name)));
   auto snap = WriteSnapshot();
   FIRN_ASSIGN_OR_RETURN(const RoleInfo* r,
                         ExistingRole(mgmt::RealmOf(*snap, ctx.realm), catalog, name));
@@ -126,9 +122,8 @@ Result<RoleView> ManagementService::UpdateCatalogRole(const ManagementContext& c
 
 Status ManagementService::DeleteCatalogRole(const ManagementContext& ctx,
                                             std::string_view catalog, std::string_view name) {
-  static constexpr std::string_view kOp = "deleteCatalogRole";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name),
-                                       Privilege::kCATALOG_ROLE_DROP, OnCatalog(ctx, catalog)));
+  static constexpr auth::Operation kOp = auth::Operation::kDeleteCatalogRole;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, Object(catalog, name)));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   FIRN_ASSIGN_OR_RETURN(const RoleInfo* r, ExistingRole(realm, catalog, name));
@@ -156,7 +151,7 @@ Status ManagementService::DeleteCatalogRole(const ManagementContext& ctx,
 
 Result<std::vector<RoleView>> ManagementService::ListCatalogRolesForPrincipalRole(
     const ManagementContext& ctx, std::string_view principal_role, std::string_view catalog) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_ROLE_LIST_GRANTS, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListCatalogRolesForPrincipalRole));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principal_roles.contains(principal_role)) {
@@ -178,12 +173,10 @@ Status ManagementService::AssignCatalogRole(const ManagementContext& ctx,
                                             std::string_view principal_role,
                                             std::string_view catalog,
                                             std::string_view catalog_role) {
-  static constexpr std::string_view kOp = "assignCatalogRoleToPrincipalRole";
+  static constexpr auth::Operation kOp = auth::Operation::kAssignCatalogRoleToPrincipalRole;
   std::string object = Object(catalog, catalog_role) + " to principal-role " +
                        std::string(principal_role);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object,
-                                       Privilege::kCATALOG_ROLE_MANAGE_GRANTS_ON_SECURABLE,
-                                       OnCatalog(ctx, catalog)));
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principal_roles.contains(principal_role)) {
@@ -201,12 +194,10 @@ Status ManagementService::RevokeCatalogRole(const ManagementContext& ctx,
                                             std::string_view principal_role,
                                             std::string_view catalog,
                                             std::string_view catalog_role) {
-  static constexpr std::string_view kOp = "revokeCatalogRoleFromPrincipalRole";
+  static constexpr auth::Operation kOp = auth::Operation::kRevokeCatalogRoleFromPrincipalRole;
   std::string object = Object(catalog, catalog_role) + " from principal-role " +
                        std::string(principal_role);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object,
-                                       Privilege::kCATALOG_ROLE_MANAGE_GRANTS_ON_SECURABLE,
-                                       OnCatalog(ctx, catalog)));
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principal_roles.contains(principal_role)) {
@@ -235,7 +226,7 @@ Status ManagementService::RevokeCatalogRole(const ManagementContext& ctx,
 Result<std::vector<RoleView>> ManagementService::ListAssigneePrincipalRoles(
     const ManagementContext& ctx, std::string_view catalog, std::string_view catalog_role) {
   FIRN_RETURN_IF_ERROR(
-      Require(ctx, Privilege::kCATALOG_ROLE_LIST_GRANTS, OnCatalog(ctx, catalog)));
+      Require(ctx, auth::Operation::kListAssigneePrincipalRolesForCatalogRole, catalog));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   FIRN_RETURN_IF_ERROR(ExistingRole(realm, catalog, catalog_role));

@@ -6,8 +6,10 @@
 
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
+#include "catalog/location_ownership.h"
 #include "common/clock.h"
 #include "common/macros.h"
+#include "common/strings.h"
 
 namespace firn::access {
 namespace {
@@ -57,6 +59,49 @@ Status ValidateStorage(const json::value* v) {
                 "Invalid catalog: storageConfigInfo.storageType must be one of S3, GCS, AZURE, "
                 "FILE");
   }
+  // The keys Firn uses to reach the store are server-side settings, named by storageName;
+  // a body that tries to carry one is refused before anything is stored or logged.
+  for (const auto& [key, value] : s) {
+    const std::string lower = ToLower(key);
+    for (std::string_view word : {"secret", "accesskey", "access-key", "access_key",
+                                  "sessiontoken", "session-token", "password", "credential"}) {
+      if (lower.find(word) != std::string::npos) {
+        return Fail(ErrorKind::kBadRequest,
+                    "Invalid catalog: storageConfigInfo may not carry storage keys ('" +
+                        std::string(key) +
+                        "'); the server's keys are named by storageName in its configuration");
+      }
+    }
+  }
+  for (std::string_view key : {"roleArn", "externalId", "region", "endpoint", "endpointInternal",
+                               "stsEndpoint", "storageName"}) {
+    const json::value* f = s.if_contains(key);
+    if (f && !f->is_null() && !f->is_string()) {
+      return Fail(ErrorKind::kBadRequest, "Invalid catalog: storageConfigInfo." +
+                                              std::string(key) + " must be a string");
+    }
+  }
+  for (std::string_view key : {"pathStyleAccess", "stsUnavailable"}) {
+    const json::value* f = s.if_contains(key);
+    if (f && !f->is_null() && !f->is_bool()) {
+      return Fail(ErrorKind::kBadRequest, "Invalid catalog: storageConfigInfo." +
+                                              std::string(key) + " must be a boolean");
+    }
+  }
+  for (std::string_view key : {"endpoint", "endpointInternal", "stsEndpoint"}) {
+    const json::value* f = s.if_contains(key);
+    if (f && f->is_string() && !f->as_string().empty()) {
+      const std::string_view e = f->as_string();
+      const std::string_view rest = e.starts_with("https://") ? e.substr(8)
+                                    : e.starts_with("http://") ? e.substr(7)
+                                                               : std::string_view();
+      if (rest.empty() || rest.find_first_of("/?#@ ") != std::string_view::npos) {
+        return Fail(ErrorKind::kBadRequest, "Invalid catalog: storageConfigInfo." +
+                                                std::string(key) +
+                                                " must be http(s)://host[:port]");
+      }
+    }
+  }
   if (const json::value* a = s.if_contains("allowedLocations"); a && !a->is_null()) {
     if (!a->is_array()) {
       return Fail(ErrorKind::kBadRequest,
@@ -98,12 +143,25 @@ const CatalogEntry* FindEntry(const RealmState& realm, std::string_view name) {
   return it == realm.catalogs.end() ? nullptr : &it->second;
 }
 
+// What decides where a catalog's data may go: only a service admin may change it.
+bool SameStorage(const catalog::CatalogInfo& a, const catalog::CatalogInfo& b) {
+  auto shared = [](const catalog::CatalogInfo& c) {
+    auto it = c.properties.find(std::string(catalog::kSharedLocationsProperty));
+    return it == c.properties.end() ? std::string() : it->second;
+  };
+  return a.base_location == b.base_location && a.allowed_locations == b.allowed_locations &&
+         a.storage_type == b.storage_type && a.storage == b.storage && shared(a) == shared(b);
+}
+
 }  // namespace
 
 Result<std::vector<json::object>> ManagementService::ListCatalogs(const ManagementContext& ctx) {
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
-  bool all = Holds(ctx, Privilege::kCATALOG_LIST, Root(ctx));
+  // Everything with the rule's privilege on the service, else the catalogs where the caller
+  // holds it (or something satisfying it) or holds any catalog role.
+  const auth::PrivilegeSet& list = auth::RuleOf(auth::Operation::kListCatalogs).on_target;
+  bool all = Holds(ctx, list, Root(ctx));
   std::vector<std::string> roles;
   std::vector<CatalogRoleAssignment> links;
   if (!all) {
@@ -121,7 +179,7 @@ Result<std::vector<json::object>> ManagementService::ListCatalogs(const Manageme
   };
   std::vector<std::pair<std::string, json::object>> out;
   for (const auto& [name, entry] : realm.catalogs) {
-    if (all || Holds(ctx, Privilege::kCATALOG_LIST, OnCatalog(ctx, name)) ||
+    if (all || Holds(ctx, list, OnCatalog(ctx, name)) ||
         holds_role_in(name)) {
       out.emplace_back(name, ResponseOf(entry));
     }
@@ -135,11 +193,10 @@ Result<std::vector<json::object>> ManagementService::ListCatalogs(const Manageme
 
 Result<json::object> ManagementService::CreateCatalog(const ManagementContext& ctx,
                                                       const json::object& catalog) {
-  static constexpr std::string_view kOp = "createCatalog";
+  static constexpr auth::Operation kOp = auth::Operation::kCreateCatalog;
   const json::value* name_v = catalog.if_contains("name");
   std::string name = name_v && name_v->is_string() ? std::string(name_v->as_string()) : "";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name),
-                                       Privilege::kCATALOG_CREATE, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name)));
   if (!name_v || !name_v->is_string()) {
     return Fail(ErrorKind::kBadRequest, "Invalid catalog: 'name' is required");
   }
@@ -161,6 +218,14 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
                 "Invalid catalog: properties.default-base-location is required");
   }
   FIRN_RETURN_IF_ERROR(ValidateStorage(body.if_contains("storageConfigInfo")));
+  std::string body_json = json::serialize(body);
+  FIRN_ASSIGN_OR_RETURN(catalog::CatalogInfo info, CatalogInfoFromBody(name, body_json));
+  // Inside the operator's storage roots and apart from every other catalog, in every realm.
+  auto claim = catalog::CheckedCatalogClaim(catalogs_, ctx.realm, info, options_.storage_roots);
+  if (!claim) {
+    AuditFailure(ctx, kOp, name, Object(name), claim.error());
+    return Fail(claim.error());
+  }
 
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
@@ -170,9 +235,9 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
     return std::unexpected(std::move(e));
   }
 
-  std::string body_json = json::serialize(body);
   std::vector<store::AccessWrite> writes;
   writes.push_back(mgmt::Create(EncodeCatalog(ctx.realm, name, body_json)));
+  writes.back().claim = std::move(*claim);
   // Polaris gives every new catalog a catalog_admin role held by service_admin.
   RoleInfo admin;
   admin.name = std::string(kCatalogAdminRole);
@@ -205,7 +270,7 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
 
 Result<json::object> ManagementService::GetCatalog(const ManagementContext& ctx,
                                                    std::string_view name) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kCATALOG_READ_PROPERTIES, OnCatalog(ctx, name)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kGetCatalog, name));
   auto snap = ReadSnapshot();
   const CatalogEntry* e = FindEntry(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!e) return mgmt::NotFound("Catalog", name);
@@ -215,10 +280,8 @@ Result<json::object> ManagementService::GetCatalog(const ManagementContext& ctx,
 Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& ctx,
                                                       std::string_view name,
                                                       const CatalogUpdate& update) {
-  static constexpr std::string_view kOp = "updateCatalog";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name),
-                                       Privilege::kCATALOG_WRITE_PROPERTIES,
-                                       OnCatalog(ctx, name)));
+  static constexpr auth::Operation kOp = auth::Operation::kUpdateCatalog;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name)));
   auto snap = WriteSnapshot();
   const CatalogEntry* e = FindEntry(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!e) return mgmt::NotFound("Catalog", name);
@@ -256,8 +319,23 @@ Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& c
     }
     body["storageConfigInfo"] = std::move(storage);
   }
-  std::vector<store::AccessWrite> writes{mgmt::Update(
-      EncodeCatalog(ctx.realm, name, json::serialize(body)), e->entity_version)};
+  const std::string body_json = json::serialize(body);
+  FIRN_ASSIGN_OR_RETURN(catalog::CatalogInfo next, CatalogInfoFromBody(name, body_json));
+  // Where the catalog's data may go is the service's, not the catalog's, to decide: moving the
+  // base or the allowed locations (or sharing locations) needs SERVICE_MANAGE_ACCESS, so a
+  // CATALOG_MANAGE_CONTENT holder cannot widen the catalog to the host.
+  if (!SameStorage(*e->info, next)) {
+    FIRN_RETURN_IF_ERROR(
+        RequireForWrite(ctx, auth::Operation::kUpdateCatalogStorage, name, Object(name)));
+  }
+  auto claim = catalog::CheckedCatalogClaim(catalogs_, ctx.realm, next, options_.storage_roots);
+  if (!claim) {
+    AuditFailure(ctx, kOp, name, Object(name), claim.error());
+    return Fail(claim.error());
+  }
+  std::vector<store::AccessWrite> writes{
+      mgmt::Update(EncodeCatalog(ctx.realm, name, body_json), e->entity_version)};
+  writes.back().claim = std::move(*claim);
   FIRN_RETURN_IF_ERROR(Apply(ctx, kOp, name, Object(name), writes));
   if (const CatalogEntry* now = FindEntry(mgmt::RealmOf(*state_.Current(), ctx.realm), name)) {
     return ResponseOf(*now);
@@ -266,9 +344,8 @@ Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& c
 }
 
 Status ManagementService::DeleteCatalog(const ManagementContext& ctx, std::string_view name) {
-  static constexpr std::string_view kOp = "deleteCatalog";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name), Privilege::kCATALOG_DROP,
-                                       OnCatalog(ctx, name)));
+  static constexpr auth::Operation kOp = auth::Operation::kDeleteCatalog;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, name, Object(name)));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   const CatalogEntry* e = FindEntry(realm, name);

@@ -39,14 +39,16 @@ auth::Resource Securable(std::string_view realm, std::string_view catalog,
   return r;
 }
 
-// Managing grants on a securable needs <TYPE>_MANAGE_GRANTS_ON_SECURABLE on it (Polaris);
-// CATALOG_MANAGE_ACCESS on the catalog satisfies all four.
-Privilege ManageGrantsOn(SecurableType type) {
+// addGrantToCatalogRole / revokeGrantFromCatalogRole for the securable the grant is on: each
+// variant's rule needs <TYPE>_MANAGE_GRANTS_ON_SECURABLE there (auth/operations.cc).
+auth::Operation GrantOperation(bool revoke, SecurableType type) {
+  using O = auth::Operation;
   switch (type) {
-    case SecurableType::kNamespace: return Privilege::kNAMESPACE_MANAGE_GRANTS_ON_SECURABLE;
-    case SecurableType::kTable: return Privilege::kTABLE_MANAGE_GRANTS_ON_SECURABLE;
-    case SecurableType::kView: return Privilege::kVIEW_MANAGE_GRANTS_ON_SECURABLE;
-    default: return Privilege::kCATALOG_MANAGE_GRANTS_ON_SECURABLE;
+    case SecurableType::kNamespace:
+      return revoke ? O::kRevokeGrantOnNamespace : O::kAddGrantOnNamespace;
+    case SecurableType::kTable: return revoke ? O::kRevokeGrantOnTable : O::kAddGrantOnTable;
+    case SecurableType::kView: return revoke ? O::kRevokeGrantOnView : O::kAddGrantOnView;
+    default: return revoke ? O::kRevokeGrantOnCatalog : O::kAddGrantOnCatalog;
   }
 }
 
@@ -114,7 +116,7 @@ Result<std::vector<GrantResource>> ManagementService::ListGrants(const Managemen
                                                                  std::string_view catalog,
                                                                  std::string_view catalog_role) {
   FIRN_RETURN_IF_ERROR(
-      Require(ctx, Privilege::kCATALOG_ROLE_LIST_GRANTS, OnCatalog(ctx, catalog)));
+      Require(ctx, auth::Operation::kListGrantsForCatalogRole, catalog));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.catalogs.contains(catalog)) return mgmt::NotFound("Catalog", catalog);
@@ -130,10 +132,10 @@ Result<std::vector<GrantResource>> ManagementService::ListGrants(const Managemen
 
 Status ManagementService::AddGrant(const ManagementContext& ctx, std::string_view catalog,
                                    std::string_view catalog_role, const GrantResource& grant) {
-  static constexpr std::string_view kOp = "addGrantToCatalogRole";
+  const auth::Operation op = GrantOperation(/*revoke=*/false, grant.type);
   std::string object = Object(catalog, catalog_role, grant);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object, ManageGrantsOn(grant.type),
-                                       Securable(ctx.realm, catalog, grant)));
+  const auth::Resource securable = Securable(ctx.realm, catalog, grant);
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, op, catalog, object, &securable));
   FIRN_RETURN_IF_ERROR(ValidateShape(grant));
   PrivilegeGrantInfo info = ToInfo(catalog, catalog_role, grant);
   if (auto st = ValidatePrivilegeGrant(info); !st) {
@@ -147,17 +149,17 @@ Status ManagementService::AddGrant(const ManagementContext& ctx, std::string_vie
   }
   store::AccessWrite w = mgmt::Create(EncodePrivilegeGrant(ctx.realm, info));
   w.op = store::AccessWrite::Op::kUpsert;  // granting twice is not an error
-  FIRN_RETURN_IF_ERROR(Apply(ctx, kOp, catalog, object, {w}));
+  FIRN_RETURN_IF_ERROR(Apply(ctx, op, catalog, object, {w}));
   return Ok();
 }
 
 Status ManagementService::RevokeGrant(const ManagementContext& ctx, std::string_view catalog,
                                       std::string_view catalog_role, const GrantResource& grant,
                                       bool cascade) {
-  static constexpr std::string_view kOp = "revokeGrantFromCatalogRole";
+  const auth::Operation op = GrantOperation(/*revoke=*/true, grant.type);
   std::string object = Object(catalog, catalog_role, grant);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, catalog, object, ManageGrantsOn(grant.type),
-                                       Securable(ctx.realm, catalog, grant)));
+  const auth::Resource securable = Securable(ctx.realm, catalog, grant);
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, op, catalog, object, &securable));
   FIRN_RETURN_IF_ERROR(ValidateShape(grant));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
@@ -178,7 +180,7 @@ Status ManagementService::RevokeGrant(const ManagementContext& ctx, std::string_
   if (writes.empty()) {
     return Fail(ErrorKind::kNotFound, "Grant does not exist: " + Describe(grant));
   }
-  FIRN_RETURN_IF_ERROR(Apply(ctx, kOp, catalog, object, writes));
+  FIRN_RETURN_IF_ERROR(Apply(ctx, op, catalog, object, writes));
   return Ok();
 }
 

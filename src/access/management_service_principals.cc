@@ -40,7 +40,7 @@ std::unexpected<Error> VersionConflict(std::string_view principal) {
 
 Result<std::vector<PrincipalView>> ManagementService::ListPrincipals(
     const ManagementContext& ctx) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_LIST, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListPrincipals));
   auto snap = ReadSnapshot();
   std::vector<PrincipalView> out;
   for (const auto& [name, p] : mgmt::RealmOf(*snap, ctx.realm).principals) {
@@ -52,9 +52,9 @@ Result<std::vector<PrincipalView>> ManagementService::ListPrincipals(
 
 Result<PrincipalWithCredentials> ManagementService::CreatePrincipal(
     const ManagementContext& ctx, std::string_view name, const Properties& properties) {
-  static constexpr std::string_view kOp = "createPrincipal";
+  static constexpr auth::Operation kOp = auth::Operation::kCreatePrincipal;
   FIRN_RETURN_IF_ERROR(
-      RequireForWrite(ctx, kOp, "", Object(name), Privilege::kPRINCIPAL_CREATE, Root(ctx)));
+      RequireForWrite(ctx, kOp, "", Object(name)));
   FIRN_RETURN_IF_ERROR(mgmt::ValidateName("principal", name));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
@@ -88,7 +88,7 @@ Result<PrincipalWithCredentials> ManagementService::CreatePrincipal(
 
 Result<PrincipalView> ManagementService::GetPrincipal(const ManagementContext& ctx,
                                                       std::string_view name) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_READ_PROPERTIES, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kGetPrincipal));
   auto snap = ReadSnapshot();
   const PrincipalInfo* p = FindPrincipal(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!p) return mgmt::NotFound("Principal", name);
@@ -98,9 +98,8 @@ Result<PrincipalView> ManagementService::GetPrincipal(const ManagementContext& c
 Result<PrincipalView> ManagementService::UpdatePrincipal(const ManagementContext& ctx,
                                                          std::string_view name,
                                                          const PropertiesUpdate& update) {
-  static constexpr std::string_view kOp = "updatePrincipal";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name),
-                                       Privilege::kPRINCIPAL_WRITE_PROPERTIES, Root(ctx)));
+  static constexpr auth::Operation kOp = auth::Operation::kUpdatePrincipal;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name)));
   auto snap = WriteSnapshot();
   const PrincipalInfo* p = FindPrincipal(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!p) return mgmt::NotFound("Principal", name);
@@ -123,9 +122,9 @@ Result<PrincipalView> ManagementService::UpdatePrincipal(const ManagementContext
 }
 
 Status ManagementService::DeletePrincipal(const ManagementContext& ctx, std::string_view name) {
-  static constexpr std::string_view kOp = "deletePrincipal";
+  static constexpr auth::Operation kOp = auth::Operation::kDeletePrincipal;
   FIRN_RETURN_IF_ERROR(
-      RequireForWrite(ctx, kOp, "", Object(name), Privilege::kPRINCIPAL_DROP, Root(ctx)));
+      RequireForWrite(ctx, kOp, "", Object(name)));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   const PrincipalInfo* p = FindPrincipal(realm, name);
@@ -158,7 +157,7 @@ Status ManagementService::DeletePrincipal(const ManagementContext& ctx, std::str
 }
 
 Result<PrincipalWithCredentials> ManagementService::WriteCredentials(
-    const ManagementContext& ctx, std::string_view operation, const PrincipalInfo& current,
+    const ManagementContext& ctx, auth::Operation operation, const PrincipalInfo& current,
     PrincipalInfo next, Secret secret) {
   next.credential_version = current.credential_version + 1;  // revokes earlier tokens
   std::vector<store::AccessWrite> writes{
@@ -180,13 +179,12 @@ Result<PrincipalWithCredentials> ManagementService::WriteCredentials(
 
 Result<PrincipalWithCredentials> ManagementService::RotateCredentials(
     const ManagementContext& ctx, std::string_view name) {
-  static constexpr std::string_view kOp = "rotateCredentials";
+  static constexpr auth::Operation kOp = auth::Operation::kRotateCredentials;
   // A principal may always rotate its own secret; others need PRINCIPAL_ROTATE_CREDENTIALS or
   // SERVICE_MANAGE_ACCESS on the service.
   bool self = ctx.caller && !ctx.caller->external && ctx.caller->subject.principal == name;
-  if (!self && !Holds(ctx, Privilege::kSERVICE_MANAGE_ACCESS, Root(ctx))) {
-    FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name),
-                                         Privilege::kPRINCIPAL_ROTATE_CREDENTIALS, Root(ctx)));
+  if (!self && !Holds(ctx, {Privilege::kSERVICE_MANAGE_ACCESS}, Root(ctx))) {
+    FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name)));
   }
   auto snap = WriteSnapshot();
   const PrincipalInfo* p = FindPrincipal(mgmt::RealmOf(*snap, ctx.realm), name);
@@ -200,9 +198,8 @@ Result<PrincipalWithCredentials> ManagementService::RotateCredentials(
 
 Result<PrincipalWithCredentials> ManagementService::ResetCredentials(
     const ManagementContext& ctx, std::string_view name, const CredentialsReset& request) {
-  static constexpr std::string_view kOp = "resetCredentials";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name),
-                                       Privilege::kPRINCIPAL_RESET_CREDENTIALS, Root(ctx)));
+  static constexpr auth::Operation kOp = auth::Operation::kResetCredentials;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name)));
   if ((request.client_id || request.client_secret) && !options_.allow_supplied_credentials) {
     return Fail(ErrorKind::kBadRequest,
                 "Caller-supplied credentials are not accepted by this server");

@@ -30,7 +30,7 @@ bool Assigned(const RealmState& realm, std::string_view principal, std::string_v
 
 Result<std::vector<RoleView>> ManagementService::ListPrincipalRoles(
     const ManagementContext& ctx) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_ROLE_LIST, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListPrincipalRoles));
   auto snap = ReadSnapshot();
   std::vector<RoleView> out;
   for (const auto& [name, r] : mgmt::RealmOf(*snap, ctx.realm).principal_roles) {
@@ -43,9 +43,8 @@ Result<std::vector<RoleView>> ManagementService::ListPrincipalRoles(
 Result<RoleView> ManagementService::CreatePrincipalRole(const ManagementContext& ctx,
                                                         std::string_view name,
                                                         const Properties& properties) {
-  static constexpr std::string_view kOp = "createPrincipalRole";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name),
-                                       Privilege::kPRINCIPAL_ROLE_CREATE, Root(ctx)));
+  static constexpr auth::Operation kOp = auth::Operation::kCreatePrincipalRole;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name)));
   FIRN_RETURN_IF_ERROR(mgmt::ValidateName("principal role", name));
   auto snap = WriteSnapshot();
   if (FindRole(mgmt::RealmOf(*snap, ctx.realm), name)) {
@@ -68,7 +67,7 @@ Result<RoleView> ManagementService::CreatePrincipalRole(const ManagementContext&
 
 Result<RoleView> ManagementService::GetPrincipalRole(const ManagementContext& ctx,
                                                      std::string_view name) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_ROLE_READ_PROPERTIES, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kGetPrincipalRole));
   auto snap = ReadSnapshot();
   const RoleInfo* r = FindRole(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!r) return mgmt::NotFound("Principal role", name);
@@ -78,9 +77,8 @@ Result<RoleView> ManagementService::GetPrincipalRole(const ManagementContext& ct
 Result<RoleView> ManagementService::UpdatePrincipalRole(const ManagementContext& ctx,
                                                         std::string_view name,
                                                         const PropertiesUpdate& update) {
-  static constexpr std::string_view kOp = "updatePrincipalRole";
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name),
-                                       Privilege::kPRINCIPAL_ROLE_WRITE_PROPERTIES, Root(ctx)));
+  static constexpr auth::Operation kOp = auth::Operation::kUpdatePrincipalRole;
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", Object(name)));
   auto snap = WriteSnapshot();
   const RoleInfo* r = FindRole(mgmt::RealmOf(*snap, ctx.realm), name);
   if (!r) return mgmt::NotFound("Principal role", name);
@@ -106,9 +104,9 @@ Result<RoleView> ManagementService::UpdatePrincipalRole(const ManagementContext&
 
 Status ManagementService::DeletePrincipalRole(const ManagementContext& ctx,
                                               std::string_view name) {
-  static constexpr std::string_view kOp = "deletePrincipalRole";
+  static constexpr auth::Operation kOp = auth::Operation::kDeletePrincipalRole;
   FIRN_RETURN_IF_ERROR(
-      RequireForWrite(ctx, kOp, "", Object(name), Privilege::kPRINCIPAL_ROLE_DROP, Root(ctx)));
+      RequireForWrite(ctx, kOp, "", Object(name)));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   const RoleInfo* r = FindRole(realm, name);
@@ -140,7 +138,7 @@ Status ManagementService::DeletePrincipalRole(const ManagementContext& ctx,
 
 Result<std::vector<RoleView>> ManagementService::ListPrincipalRolesAssigned(
     const ManagementContext& ctx, std::string_view principal) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_LIST_GRANTS, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListPrincipalRolesAssigned));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principals.contains(principal)) return mgmt::NotFound("Principal", principal);
@@ -156,11 +154,9 @@ Result<std::vector<RoleView>> ManagementService::ListPrincipalRolesAssigned(
 Status ManagementService::AssignPrincipalRole(const ManagementContext& ctx,
                                               std::string_view principal,
                                               std::string_view principal_role) {
-  static constexpr std::string_view kOp = "assignPrincipalRole";
+  static constexpr auth::Operation kOp = auth::Operation::kAssignPrincipalRole;
   std::string object = Object(principal_role) + " to principal " + std::string(principal);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", object,
-                                       Privilege::kPRINCIPAL_ROLE_MANAGE_GRANTS_ON_SECURABLE,
-                                       Root(ctx)));
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", object));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principals.contains(principal)) return mgmt::NotFound("Principal", principal);
@@ -175,11 +171,9 @@ Status ManagementService::AssignPrincipalRole(const ManagementContext& ctx,
 Status ManagementService::RevokePrincipalRole(const ManagementContext& ctx,
                                               std::string_view principal,
                                               std::string_view principal_role) {
-  static constexpr std::string_view kOp = "revokePrincipalRole";
+  static constexpr auth::Operation kOp = auth::Operation::kRevokePrincipalRole;
   std::string object = Object(principal_role) + " from principal " + std::string(principal);
-  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", object,
-                                       Privilege::kPRINCIPAL_ROLE_MANAGE_GRANTS_ON_SECURABLE,
-                                       Root(ctx)));
+  FIRN_RETURN_IF_ERROR(RequireForWrite(ctx, kOp, "", object));
   auto snap = WriteSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!realm.principals.contains(principal)) return mgmt::NotFound("Principal", principal);
@@ -208,7 +202,7 @@ Status ManagementService::RevokePrincipalRole(const ManagementContext& ctx,
 
 Result<std::vector<PrincipalView>> ManagementService::ListAssigneePrincipals(
     const ManagementContext& ctx, std::string_view principal_role) {
-  FIRN_RETURN_IF_ERROR(Require(ctx, Privilege::kPRINCIPAL_ROLE_LIST_GRANTS, Root(ctx)));
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListAssigneePrincipalsForPrincipalRole));
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   if (!FindRole(realm, principal_role)) return mgmt::NotFound("Principal role", principal_role);

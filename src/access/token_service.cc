@@ -10,29 +10,22 @@
 
 #include "access/access_records.h"
 #include "auth/secrets.h"
+#include "common/encoding.h"
+#include "common/strings.h"
 #include "common/uuid.h"
 
 namespace firn::access {
 namespace {
 
-using Form = std::vector<std::pair<std::string, std::string>>;
+using Form = FormPairs;
 
 constexpr std::string_view kClientCredentials = "client_credentials";
 constexpr std::string_view kTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange";
 constexpr std::string_view kAccessTokenType = "urn:ietf:params:oauth:token-type:access_token";
 constexpr std::string_view kJwtTokenType = "urn:ietf:params:oauth:token-type:jwt";
 constexpr std::string_view kRolePrefix = "PRINCIPAL_ROLE:";
-
-TokenResponse OAuthError(int status, std::string_view error, std::string_view description) {
-  boost::json::object o;
-  o["error"] = error;
-  o["error_description"] = description;
-  TokenResponse r;
-  r.status = status;
-  r.body = boost::json::serialize(o);
-  r.headers = {{"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
-  return r;
-}
+// Longest realm or client id a token request may name.
+constexpr size_t kMaxKeyPart = 256;
 
 TokenResponse InvalidClient(bool basic) {
   auto r = OAuthError(401, "invalid_client", "Client authentication failed");
@@ -63,17 +56,6 @@ std::optional<std::string> Base64Decode(std::string_view in) {
   return out;
 }
 
-bool EqualsCi(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 struct BasicCredentials {
   std::string client_id;
   Secret secret;
@@ -82,18 +64,16 @@ struct BasicCredentials {
 // "Basic base64(urlencode(id) ':' urlencode(secret))" (RFC 6749 §2.3.1).
 std::optional<BasicCredentials> ParseBasic(std::string_view header, bool& malformed) {
   while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
-  if (header.size() < 6 || !EqualsCi(header.substr(0, 6), "basic ")) return std::nullopt;
-  std::string_view b64 = header.substr(6);
-  while (!b64.empty() && b64.front() == ' ') b64.remove_prefix(1);
-  while (!b64.empty() && b64.back() == ' ') b64.remove_suffix(1);
+  if (!StartsWithIgnoreCase(header, "basic ")) return std::nullopt;
+  std::string_view b64 = Trim(header.substr(6), " ");
   auto raw = Base64Decode(b64);
   size_t colon = raw ? raw->find(':') : std::string::npos;
   if (colon == std::string::npos) {
     malformed = true;
     return std::nullopt;
   }
-  auto id = PercentDecode(std::string_view(*raw).substr(0, colon), true);
-  auto secret = PercentDecode(std::string_view(*raw).substr(colon + 1), true);
+  auto id = PercentDecodeForm(std::string_view(*raw).substr(0, colon));
+  auto secret = PercentDecodeForm(std::string_view(*raw).substr(colon + 1));
   if (!id || !secret) {
     malformed = true;
     return std::nullopt;
@@ -186,47 +166,15 @@ std::string NarrowingError(std::string_view scope, const auth::Subject& subject)
 
 }  // namespace
 
-std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '%') {
-      if (i + 2 >= s.size()) return std::nullopt;
-      int h = hex(s[i + 1]), l = hex(s[i + 2]);
-      if (h < 0 || l < 0) return std::nullopt;
-      out.push_back(static_cast<char>(h * 16 + l));
-      i += 2;
-    } else if (c == '+' && plus_is_space) {
-      out.push_back(' ');
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
-std::optional<Form> ParseForm(std::string_view body) {
-  Form out;
-  while (!body.empty()) {
-    size_t amp = body.find('&');
-    std::string_view pair = body.substr(0, amp);
-    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    auto k = PercentDecode(pair.substr(0, eq), true);
-    auto v = PercentDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1),
-                           true);
-    if (!k || !v) return std::nullopt;
-    out.emplace_back(std::move(*k), std::move(*v));
-  }
-  return out;
+TokenResponse OAuthError(int status, std::string_view error, std::string_view description) {
+  boost::json::object o;
+  o["error"] = error;
+  o["error_description"] = description;
+  TokenResponse r;
+  r.status = status;
+  r.body = boost::json::serialize(o);
+  r.headers = {{"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
+  return r;
 }
 
 TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapshot,
@@ -252,7 +200,7 @@ TokenService::~TokenService() = default;
 
 TokenResponse TokenService::Handle(const TokenRequest& request, int64_t now) {
   if (!status_) return OAuthError(500, "server_error", "Token service unavailable");
-  auto form = ParseForm(request.body);
+  auto form = ParseFormEncoded(request.body);
   if (!form) return OAuthError(400, "invalid_request", "Malformed form body");
   bool repeated = false;
   auto grant = Single(*form, "grant_type", repeated);
@@ -310,11 +258,17 @@ TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const
     client_id = std::move(*form_id);
     secret = Secret(std::move(*form_secret));
   }
-  if (client_id.size() > 256) return InvalidClient(basic.has_value());
+  // No such id or realm exists; and the throttle keys below stay small.
+  if (client_id.size() > kMaxKeyPart || request.realm.size() > kMaxKeyPart) {
+    return InvalidClient(basic.has_value());
+  }
 
-  // Counted per realm: failures against one tenant never lock out another's client.
+  // Counted per realm (failures against one tenant never lock out another's client) and per
+  // source address (failures from one address never lock out the client elsewhere, nor other
+  // clients from there).
   const std::string client_key = request.realm + '\x1f' + client_id;
-  if (int64_t wait = BlockedFor(client_key, request.remote_address, now); wait > 0) {
+  const std::string source_key = client_key + '\x1f' + request.remote_address;
+  if (int64_t wait = BlockedFor(client_key, source_key, now); wait > 0) {
     auto r = OAuthError(429, "slow_down", "Too many failed attempts; retry later");
     r.headers.emplace_back("Retry-After", std::to_string(wait));
     return r;
@@ -329,10 +283,10 @@ TokenResponse TokenService::ClientCredentials(const TokenRequest& request, const
     }
   }
   if (!CheckSecret(secret, principal)) {
-    RecordFailure(client_key, request.remote_address, now);
+    RecordFailure(client_key, source_key, now);
     return InvalidClient(basic.has_value());
   }
-  RecordSuccess(client_key);
+  RecordSuccess(source_key);
   return Issue(*realm, *principal, scope.value_or(""), client_id, now);
 }
 
@@ -439,7 +393,7 @@ TokenResponse TokenService::Issue(const RealmState& realm, const PrincipalInfo& 
   return r;
 }
 
-int64_t TokenService::BlockedFor(const std::string& client_key, std::string_view address,
+int64_t TokenService::BlockedFor(const std::string& client_key, const std::string& source_key,
                                  int64_t now) {
   std::lock_guard lock(failures_mu_);
   int64_t wait = 0;
@@ -450,8 +404,8 @@ int64_t TokenService::BlockedFor(const std::string& client_key, std::string_view
     }
     wait = std::max(wait, FullOfLockouts(t, key, options_, now));
   };
+  check(source_failures_, source_key);
   check(client_failures_, client_key);
-  if (!address.empty()) check(address_failures_, std::string(address));
   return wait;
 }
 
@@ -499,19 +453,18 @@ void TokenService::Bump(FailureTable& table, const std::string& key, int limit,
   }
 }
 
-void TokenService::RecordFailure(const std::string& client_key, std::string_view address,
+void TokenService::RecordFailure(const std::string& client_key, const std::string& source_key,
                                  int64_t now) {
   std::lock_guard lock(failures_mu_);
+  Bump(source_failures_, source_key, options_.max_failures_per_source, options_, now);
   Bump(client_failures_, client_key, options_.max_failures_per_client, options_, now);
-  if (!address.empty()) {
-    Bump(address_failures_, std::string(address), options_.max_failures_per_address, options_,
-         now);
-  }
 }
 
-void TokenService::RecordSuccess(const std::string& client_key) {
+// The source proved it knows the secret; failures counted for the client from every address
+// stay until their window passes (a success must not reset guessing from elsewhere).
+void TokenService::RecordSuccess(const std::string& source_key) {
   std::lock_guard lock(failures_mu_);
-  client_failures_.erase(client_key);
+  source_failures_.erase(source_key);
 }
 
 }  // namespace firn::access

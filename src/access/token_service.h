@@ -17,9 +17,13 @@
 // id or realm), so timing does not tell which ids exist or have a previous secret. When the
 // dummy hash cannot be generated, status() is an error (logged at construction) and every
 // request is refused with 500 — never a fast path. At most `max_concurrent_hashes` scrypt
-// runs at once (16 MiB each). Failures are counted per (realm, client id) and per remote
-// address in bounded in-memory tables; a full table evicts the oldest entry that is not
-// locked out, and when every entry is locked out a new key is treated as throttled.
+// runs at once (16 MiB each). Failures are counted per source — (realm, client id, remote
+// address) — and, with a higher limit, per (realm, client id) from every address together;
+// a source or client over its limit is answered 429 before any hash runs. Failures of other
+// client ids never lock a client out, so a valid client logs in from an address where someone
+// else is guessing. Both tables are bounded in memory; a full table evicts the oldest entry
+// that is not locked out, and when every entry is locked out a new key is treated as
+// throttled. Realms and client ids longer than 256 bytes are refused (401) before any hash.
 // Secrets and tokens never reach a log line or an error message.
 // Thread-safety: Handle is thread-safe.
 #pragma once
@@ -42,9 +46,12 @@ namespace firn::access {
 
 struct TokenServiceOptions {
   int max_concurrent_hashes = 2;
-  // Failures tolerated per client id / per remote address before a lockout.
-  int max_failures_per_client = 10;
-  int max_failures_per_address = 20;
+  // Failures tolerated before a lockout: of one client id from one remote address (the
+  // brute-force throttle), and of one client id from all addresses together (a bound on
+  // guessing from many addresses; one address alone stays below it, its source being locked
+  // after max_failures_per_source).
+  int max_failures_per_source = 10;
+  int max_failures_per_client = 50;
   int64_t failure_window_seconds = 60;  // failures older than this are forgotten
   int64_t lockout_seconds = 30;
   size_t max_tracked = 10000;  // per table; stale entries are dropped first
@@ -57,7 +64,7 @@ struct TokenRequest {
   std::string realm;           // resolved from the realm header or the default
   std::string body;            // application/x-www-form-urlencoded
   std::string authorization;   // raw Authorization header ("" when absent)
-  std::string remote_address;  // "" when unknown (then only per-client throttling)
+  std::string remote_address;  // "" when unknown (all unknown addresses are one source)
 };
 
 struct TokenResponse {
@@ -101,9 +108,9 @@ class TokenService {
                       std::string_view scope, std::string_view client_id, int64_t now);
   bool CheckSecret(const Secret& secret, const PrincipalInfo* principal);
 
-  int64_t BlockedFor(const std::string& client_key, std::string_view address, int64_t now);
-  void RecordFailure(const std::string& client_key, std::string_view address, int64_t now);
-  void RecordSuccess(const std::string& client_key);
+  int64_t BlockedFor(const std::string& client_key, const std::string& source_key, int64_t now);
+  void RecordFailure(const std::string& client_key, const std::string& source_key, int64_t now);
+  void RecordSuccess(const std::string& source_key);
   // Seconds to wait when `key` cannot be tracked because the full table holds only lockouts.
   static int64_t FullOfLockouts(const FailureTable& table, const std::string& key,
                                 const TokenServiceOptions& o, int64_t now);
@@ -118,14 +125,12 @@ class TokenService {
   std::atomic<uint64_t> verifications_{0};
   std::counting_semaphore<64> hash_slots_;
   std::mutex failures_mu_;
-  FailureTable client_failures_;
-  FailureTable address_failures_;
+  FailureTable source_failures_;  // realm, client id, remote address
+  FailureTable client_failures_;  // realm, client id
 };
 
-// Decodes an application/x-www-form-urlencoded body ('+' is a space). nullopt when a
-// percent escape is malformed.
-std::optional<std::vector<std::pair<std::string, std::string>>> ParseForm(std::string_view body);
-// Percent-decodes (RFC 3986; '+' → space when `plus_is_space`). nullopt when malformed.
-std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space);
+// An OAuth-shaped error answer {"error","error_description"} with Cache-Control: no-store,
+// as the token endpoint sends them (also for refusals made before it runs).
+TokenResponse OAuthError(int status, std::string_view error, std::string_view description);
 
 }  // namespace firn::access

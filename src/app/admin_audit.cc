@@ -13,17 +13,15 @@
 #include <sstream>
 #include <vector>
 
-#include "app/admin_store.h"
+#include "app/admin_commands.h"
+#include "app/store_factory.h"
 #include "common/macros.h"
+#include "common/strings.h"
 
 namespace firn::app {
 namespace {
 
-int Failed(const Error& e) {
-  std::cerr << "firn admin audit: " << e.message << "\n";
-  if (!e.detail.empty()) std::cerr << "  (" << e.detail << ")\n";
-  return 1;
-}
+int Failed(const Error& e) { return ReportAdminFailure("firn admin audit", e); }
 
 // Reads `width` digits at `pos` (advancing it); -1 when they are not all digits.
 int Digits(std::string_view text, size_t& pos, size_t width) {
@@ -98,8 +96,7 @@ void PrintTable(const std::vector<store::AuditEntry>& rows) {
       line += row[c];
       if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    std::cout << line << "\n";
+    std::cout << TrimEnd(line, " ") << "\n";
   };
   print(header);
   for (const auto& row : cells) print(row);

@@ -7,24 +7,25 @@
 #include <sstream>
 
 #include "app/admin_copy_store.h"
-#include "app/admin_store.h"
+#include "app/store_factory.h"
 #include "store/sqlite/sqlite_backup.h"
 
 namespace firn::app {
 namespace {
 
-int Failed(const Error& e) {
-  std::cerr << "firn admin: " << e.message << "\n";
-  if (!e.detail.empty()) std::cerr << "  (" << e.detail << ")\n";
-  return 1;
-}
-
+int Failed(const Error& e) { return ReportAdminFailure("firn admin", e); }
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
+
+int ReportAdminFailure(std::string_view command, const Error& e) {
+  std::cerr << command << ": " << e.message << "\n";
+  if (!e.detail.empty()) std::cerr << "  (" << e.detail << ")\n";
+  return 1;
+}
 
 int RunAdminBackup(const std::string& db_url, const std::string& to) {
   auto from = SqlitePathOfUrl(db_url);

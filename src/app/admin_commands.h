@@ -5,8 +5,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include "common/result.h"
 
 namespace firn::app {
+
+// Prints `e` to stderr as "<command>: <message>", its detail on a line below (the operator runs
+// these commands, so the detail is theirs to see); returns the exit code 1.
+int ReportAdminFailure(std::string_view command, const Error& e);
 
 // firn admin backup --db sqlite:///src.db --to /path/copy.db
 int RunAdminBackup(const std::string& db_url, const std::string& to);

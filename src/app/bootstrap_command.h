@@ -1,7 +1,9 @@
-// `firn bootstrap` and `firn admin rotate-keys`: argument handling is the CLI's; these open the
-// database like `firn serve` (same defaults: --data-dir, FIRN_DB, ...), do the work, print a
-// short result to stdout (errors to stderr) and return the exit code (0 done, 1 failed,
-// 2 bad arguments).
+// `firn bootstrap`, `firn admin rotate-keys`, `rotate-kek` and `generate-kek`: argument
+// handling is the CLI's; these open the database like `firn serve` (same defaults: --data-dir,
+// FIRN_DB, the key-encryption key of app/kek_setup.h, ...), do the work, print a short result
+// to stdout (errors to stderr) and return the exit code (0 done, 1 failed, 2 bad arguments).
+// bootstrap and rotate-keys prepare the stored keys exactly as serve does (a wrong KEK is
+// refused before anything is written; keys stored in the clear are sealed).
 //
 // bootstrap prints the admin credentials exactly once, as one JSON line
 // {"realm","principal","client_id","client_secret"} — the secret only when Firn generated it
@@ -22,6 +24,8 @@ struct StoreFlags {
   std::string db_url;
   std::string data_dir;
   std::string password_file;  // PostgreSQL (else FIRN_DB_PASSWORD)
+  std::string kek_file;           // else FIRN_KEK[_FILE], else the SQLite default file
+  std::string previous_kek_file;  // also opens keys (during a KEK rotation)
   std::string catalog_name;
   std::string warehouse;
 };
@@ -44,5 +48,18 @@ struct RotateKeysArgs {
 };
 
 int RunRotateKeys(const RotateKeysArgs& args);
+
+struct RotateKekArgs {
+  StoreFlags store;
+  std::string new_kek_file;  // required when the KEK is configured; else generated
+};
+
+// Re-seals every stored signing key under a new KEK (app/kek_setup.h RotateKek) and prints
+// {"rotated":true,"previous_kek_id","kek_id","resealed",...}. Never prints a KEK.
+int RunRotateKek(const RotateKekArgs& args);
+
+// Prints a new KEK (32 random bytes, base64url) on stdout, or writes it to `to` (mode 0600,
+// never replacing a file) and prints its id.
+int RunGenerateKek(const std::string& to);
 
 }  // namespace firn::app

@@ -1,10 +1,12 @@
 #include "app/server_app.h"
 
-#include "app/admin_store.h"
+#include "app/store_factory.h"
 
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <charconv>
 #include <thread>
 
@@ -13,37 +15,24 @@
 #include "access/management_service.h"
 #include "access/token_service.h"
 #include "app/first_start.h"
+#include "app/kek_setup.h"
+#include "app/location_index.h"
+#include "app/storage_settings.h"
 #include "catalog/catalog_service.h"
 #include "common/log.h"
 #include "common/uuid.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "io/object_store.h"
-#include "rest/error_model.h"
 #include "rest/idempotency_guard.h"
 #include "rest/management_routes.h"
 #include "rest/oauth_routes.h"
+#include "rest/request_pipeline.h"
+#include "rest/openapi.h"
 #include "rest/routes.h"
 
 namespace firn::app {
 namespace {
-
-// `password` (db_password / FIRN_DB_PASSWORD / db_password_file) goes to libpq only; the URL
-// that gets logged never holds it (Finalize moves an inline one out).
-Result<std::unique_ptr<io::ObjectStore>> OpenObjectStore(const ServerConfig& config) {
-  io::ObjectStoreConfig objects;
-  if (!config.s3_endpoint.empty() || !config.s3_access_key_id.empty()) {
-    io::s3::S3Config s3;
-    s3.endpoint = config.s3_endpoint;
-    s3.region = config.s3_region;
-    s3.access_key_id = config.s3_access_key_id;
-    s3.secret_access_key = config.s3_secret_access_key;
-    s3.session_token = config.s3_session_token;
-    s3.path_style_access = config.s3_path_style_access;
-    objects.s3 = std::move(s3);
-  }
-  return io::MakeObjectStore(objects);
-}
 
 Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) {
   const auto colon = listen.rfind(':');
@@ -60,6 +49,16 @@ Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) 
   std::string host = listen.substr(0, colon);
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   return std::pair{host, static_cast<uint16_t>(port)};
+}
+
+catalog::InputLimits MakeInputLimits(const ServerConfig& config) {
+  catalog::InputLimits limits;
+  limits.properties.max_key_bytes = config.max_property_key_bytes;
+  limits.properties.max_value_bytes = config.max_property_value_bytes;
+  limits.properties.max_total_bytes = config.max_properties_bytes;
+  limits.properties.max_count = config.max_properties;
+  limits.max_metadata_file_bytes = config.max_metadata_file_bytes;
+  return limits;
 }
 
 access::AuthConfig MakeAuthConfig(const ServerConfig& config) {
@@ -83,16 +82,24 @@ access::AuthConfig MakeAuthConfig(const ServerConfig& config) {
   return auth;
 }
 
-void LogCompletion(const http::Request& req, const http::Response& res,
-                   std::chrono::microseconds elapsed) {
-  const auto level = res.status >= 500   ? spdlog::level::warn
-                     : res.status >= 400 ? spdlog::level::info
-                                         : spdlog::level::debug;
-  if (!spdlog::should_log(level)) return;
-  spdlog::log(level,
-              R"("msg":"request","request_id":"{}","method":"{}","path":"{}","status":{},"us":{})",
-              req.request_id, http::MethodName(req.method), log::Escape(req.path), res.status,
-              elapsed.count());
+// Connections need file descriptors: raise the soft limit towards the hard one so
+// max_connections (plus the database, log and listener) fits; warn when it cannot.
+void RaiseFileLimit(int max_connections) {
+  constexpr rlim_t kSpare = 128;  // database files, PostgreSQL pool, listener, logs
+  const rlim_t want = static_cast<rlim_t>(max_connections) + kSpare;
+  struct rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= want) return;
+  const rlim_t target = limit.rlim_max == RLIM_INFINITY ? want : std::min(want, limit.rlim_max);
+  if (target > limit.rlim_cur) {
+    limit.rlim_cur = target;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (limit.rlim_cur < want) {
+    spdlog::warn(
+        R"("msg":"file descriptor limit below max_connections","nofile":{},"max_connections":{})",
+        static_cast<uint64_t>(limit.rlim_cur), max_connections);
+  }
 }
 
 }  // namespace
@@ -112,6 +119,10 @@ int RunServer(ServerConfig config) {
     return 2;
   };
   if (auto st = Finalize(config); !st) return fail(st.error());
+  if (config.test_mode) {
+    spdlog::warn(R"("msg":"test mode (FIRN_TEST_MODE): not for production","token_lifetime":{})",
+                 config.token_lifetime);
+  }
   auto listen = SplitListen(config.listen);
   if (!listen) return fail(listen.error());
   auto opened = OpenStoreByUrl(config.db_url, config.db_password);
@@ -120,19 +131,33 @@ int RunServer(ServerConfig config) {
 
   auto objects = OpenObjectStore(config);
   if (!objects) return fail(objects.error());
+  // A database from before the location index: record where everything is, once.
+  if (auto st = EnsureLocationIndex(*store, **objects); !st) return fail(st.error());
 
-  catalog::CatalogRegistry catalogs({config.catalog_name, config.warehouse});
-  catalog::CatalogService service(store, std::move(*objects), catalogs);
+  auto roots = StorageRootsOf(config);
+  if (!roots) return fail(roots.error());
+  catalog::CatalogRegistry catalogs(DefaultCatalogInfo(config));
+  catalogs.SetStorageRoots(*roots);
+  catalog::CatalogService service(store, std::move(*objects), catalogs, catalog::CommitOptions{},
+                                  MakeInputLimits(config));
+  if (auto vending = VendingSettingsOf(config)) {
+    service.SetCredentialVendor(std::make_shared<catalog::CredentialVendor>(std::move(*vending)));
+  }
 
-  // Identity: bootstrap on first start, load the access snapshot, then keep it fresh.
-  if (auto st = PrepareAccess(*store, config); !st) return fail(st.error());
-  access::AccessState access_state(store, NewUuidV4());
+  // Identity: the KEK that seals the signing keys (refuse a wrong one), bootstrap on first
+  // start, load the access snapshot, then keep it fresh.
+  auto keks = PrepareKeyEncryption(*store, config);
+  if (!keks) return fail(keks.error());
+  if (auto st = PrepareAccess(*store, config, **keks); !st) return fail(st.error());
+  access::AccessState access_state(store, NewUuidV4(), *keks);
   if (auto st = access_state.Start(); !st) return fail(st.error());
   access::Authenticator authenticator(MakeAuthConfig(config));
   if (auto st = authenticator.Start(); !st) return fail(st.error());
   access::TokenService tokens(authenticator, [&access_state] { return access_state.Current(); });
   if (auto st = tokens.status(); !st) return fail(st.error());
-  access::ManagementService management(*store, *store, access_state);
+  access::ManagementOptions management_options;
+  management_options.storage_roots = *roots;
+  access::ManagementService management(*store, *store, access_state, management_options);
   if (!config.auth) {
     spdlog::warn(R"("msg":"authentication is OFF: every request is allowed")");
   }
@@ -141,8 +166,11 @@ int RunServer(ServerConfig config) {
   http::Router router(rest::ErrorFallbacks());
   rest::AccessDeps access_deps{access_state, authenticator, config.catalog_name};
   rest::AddAllRoutes(router, service, access_deps, &idempotency);
-  rest::AddOAuthRoutes(router, tokens, authenticator.config());
+  rest::AddOAuthRoutes(router, tokens, access_deps);
   rest::AddManagementRoutes(router, management, access_state, authenticator);
+  // Every route's requests: admitted from the header, then handled (rest/request_pipeline.h).
+  rest::AddOpenApiRoutes(router);  // last: the documents describe what is registered
+  rest::RequestPipeline pipeline(router, access_deps, config.max_body_bytes);
 
   http::ServerOptions options;
   options.host = listen->first;
@@ -151,27 +179,11 @@ int RunServer(ServerConfig config) {
   options.worker_threads = config.worker_threads;
   options.max_queued = config.max_queued;
   options.max_body_bytes = config.max_body_bytes;
-  http::ServerCallbacks callbacks{
-      .handler = [&router](const http::Request& req) { return router.Dispatch(req); },
-      .overloaded =
-          [](const http::Request&) {
-            return rest::ErrorResponse(Error(ErrorKind::kServiceUnavailable,
-                                             "Server is overloaded, retry later"));
-          },
-      .too_large =
-          [max = config.max_body_bytes](const http::Request&) {
-            return rest::ErrorResponse(Error(ErrorKind::kPayloadTooLarge,
-                                             "Request body exceeds the limit of " +
-                                                 std::to_string(max) + " bytes"));
-          },
-      .internal_error =
-          [](const http::Request&) {
-            return rest::ErrorResponse(Error(ErrorKind::kInternal, "Internal server error"));
-          },
-      .on_complete = LogCompletion,
-  };
+  options.max_connections = config.max_connections;
+  options.max_inflight_body_bytes = config.max_inflight_body_bytes;
+  RaiseFileLimit(config.max_connections);
 
-  http::Server server(options, callbacks);
+  http::Server server(options, pipeline.Callbacks());
   if (!server.Listen()) return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.listen));
   spdlog::info(
       R"("msg":"firn serving","listen":"{}:{}","db":"{}","warehouse":"{}","auth":"{}","default_realm":"{}")",

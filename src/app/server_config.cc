@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <map>
 
+#include "app/private_file.h"
+#include "app/store_factory.h"
+#include "catalog/location_policy.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "store/postgres/postgres_catalog_store.h"
 
 namespace firn::app {
@@ -42,14 +45,12 @@ Setter SecretSetter(Secret ServerConfig::*field) {
   };
 }
 
-// Reads a secret from a file (trailing newline trimmed), so it need not sit in the environment.
+// Reads a secret from a file, so it need not sit in the environment.
 Setter SecretFileSetter(std::string key, Secret ServerConfig::*field) {
   return [key, field](ServerConfig& c, const std::string& path) -> Status {
-    std::ifstream in(path);
-    if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read " + key + ": " + path);
-    std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
-    c.*field = Secret(std::move(value));
+    auto value = ReadSecretFile(path);
+    if (!value) return Fail(ErrorKind::kIllegalArgument, "Cannot read " + key + ": " + path);
+    c.*field = std::move(*value);
     return Ok();
   };
 }
@@ -93,12 +94,25 @@ const std::map<std::string, Setter>& Setters() {
       {"db_password", SecretSetter(&ServerConfig::db_password)},
       {"db_password_file", SecretFileSetter("db_password_file", &ServerConfig::db_password)},
       {"warehouse", StringSetter(&ServerConfig::warehouse)},
+      {"storage_roots", StringSetter(&ServerConfig::storage_roots)},
       {"catalog_name", StringSetter(&ServerConfig::catalog_name)},
       {"log_level", StringSetter(&ServerConfig::log_level)},
       {"max_body_bytes", IntSetter("max_body_bytes", &ServerConfig::max_body_bytes, 1024)},
+      {"max_connections", IntSetter("max_connections", &ServerConfig::max_connections, 1)},
+      {"max_inflight_body_bytes",
+       IntSetter("max_inflight_body_bytes", &ServerConfig::max_inflight_body_bytes, 1024)},
       {"io_threads", IntSetter("io_threads", &ServerConfig::io_threads, 1)},
       {"worker_threads", IntSetter("worker_threads", &ServerConfig::worker_threads, 1)},
       {"max_queued", IntSetter("max_queued", &ServerConfig::max_queued, 1)},
+      {"max_property_key_bytes",
+       IntSetter("max_property_key_bytes", &ServerConfig::max_property_key_bytes, 1)},
+      {"max_property_value_bytes",
+       IntSetter("max_property_value_bytes", &ServerConfig::max_property_value_bytes, 1)},
+      {"max_properties_bytes",
+       IntSetter("max_properties_bytes", &ServerConfig::max_properties_bytes, 1)},
+      {"max_properties", IntSetter("max_properties", &ServerConfig::max_properties, 1)},
+      {"max_metadata_file_bytes",
+       IntSetter("max_metadata_file_bytes", &ServerConfig::max_metadata_file_bytes, 1024)},
       {"s3_endpoint", StringSetter(&ServerConfig::s3_endpoint)},
       {"s3_region", StringSetter(&ServerConfig::s3_region)},
       {"s3_access_key_id", StringSetter(&ServerConfig::s3_access_key_id)},
@@ -108,11 +122,25 @@ const std::map<std::string, Setter>& Setters() {
       {"s3_session_token", SecretSetter(&ServerConfig::s3_session_token)},
       {"s3_path_style_access",
        BoolSetter("s3_path_style_access", &ServerConfig::s3_path_style_access)},
+      {"s3_role_arn", StringSetter(&ServerConfig::s3_role_arn)},
+      {"s3_client_endpoint", StringSetter(&ServerConfig::s3_client_endpoint)},
+      {"s3_sts_endpoint", StringSetter(&ServerConfig::s3_sts_endpoint)},
+      {"s3_sts_unavailable",
+       BoolSetter("s3_sts_unavailable", &ServerConfig::s3_sts_unavailable)},
+      {"vended_credentials_seconds",
+       IntSetter("vended_credentials_seconds", &ServerConfig::vended_credentials_seconds, 900)},
+      {"vending_strict", BoolSetter("vending_strict", &ServerConfig::vending_strict)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},
-      {"token_lifetime", IntSetter("token_lifetime", &ServerConfig::token_lifetime, 60)},
+      // The production minimum is checked by Finalize, once test mode is known.
+      {"token_lifetime", IntSetter("token_lifetime", &ServerConfig::token_lifetime,
+                                   kTestModeMinTokenLifetimeSeconds)},
       {"bootstrap_admin", StringSetter(&ServerConfig::bootstrap_admin)},
+      {"kek", SecretSetter(&ServerConfig::kek)},
+      {"kek_file", SecretFileSetter("kek_file", &ServerConfig::kek)},
+      {"previous_kek", SecretSetter(&ServerConfig::previous_kek)},
+      {"previous_kek_file", SecretFileSetter("previous_kek_file", &ServerConfig::previous_kek)},
       {"oidc_issuer", StringSetter(&ServerConfig::oidc_issuer)},
       {"oidc_jwks_file", StringSetter(&ServerConfig::oidc_jwks_file)},
       {"oidc_jwks_url", StringSetter(&ServerConfig::oidc_jwks_url)},
@@ -126,16 +154,12 @@ const std::map<std::string, Setter>& Setters() {
 }
 
 std::string NormalizeKey(std::string key) {
-  for (char& c : key) c = c == '-' ? '_' : static_cast<char>(std::tolower(c));
+  for (char& c : key) c = c == '-' ? '_' : AsciiToLower(c);
   return key;
 }
 
-std::string Trim(std::string s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r");
-  return s.substr(first, last - first + 1);
-}
+// Blanks around a line, a key or a value (a CRLF file leaves '\r' at the end of each line).
+constexpr std::string_view kBlanks = " \t\r";
 
 }  // namespace
 
@@ -146,15 +170,16 @@ Status ApplyConfigFile(const std::string& path, ServerConfig& config) {
   int line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
-    line = Trim(line);
+    line = std::string(Trim(line, kBlanks));
     if (line.empty() || line[0] == '#' || line[0] == '[') continue;
     const auto eq = line.find('=');
     if (eq == std::string::npos) {
       return Fail(ErrorKind::kIllegalArgument,
                   path + ":" + std::to_string(line_no) + ": expected key = value");
     }
-    std::string key = NormalizeKey(Trim(line.substr(0, eq)));
-    std::string value = Trim(line.substr(eq + 1));
+    const std::string_view text = line;
+    std::string key = NormalizeKey(std::string(Trim(text.substr(0, eq), kBlanks)));
+    std::string value(Trim(text.substr(eq + 1), kBlanks));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
     }
@@ -184,26 +209,80 @@ Status ApplyEnvironment(ServerConfig& config) {
       FIRN_RETURN_IF_ERROR(setter(config, value));
     }
   }
+  if (const char* value = std::getenv("FIRN_TEST_MODE"); value && *value) {
+    FIRN_RETURN_IF_ERROR(OnOffSetter("FIRN_TEST_MODE", &ServerConfig::test_mode)(config, value));
+  }
   return Ok();
 }
 
-Status Finalize(ServerConfig& config) {
-  std::error_code ec;
-  std::filesystem::create_directories(config.data_dir, ec);
-  if (ec) {
-    return Fail(ErrorKind::kIllegalArgument,
-                "Cannot create data directory " + config.data_dir + ": " + ec.message());
+Result<std::vector<std::string>> StorageRootsOf(const ServerConfig& config) {
+  std::vector<std::string> roots;
+  std::string_view rest = config.storage_roots;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    auto normalised = catalog::NormalizeLocation(item);
+    if (!normalised) {
+      return Fail(ErrorKind::kIllegalArgument,
+                  "Invalid storage root " + std::string(item) + ": " + normalised.error().detail);
+    }
+    roots.push_back(std::move(*normalised));
   }
-  const std::string abs = std::filesystem::absolute(config.data_dir).lexically_normal().string();
+  return roots;
+}
+
+std::string DefaultCatalogBase(const ServerConfig& config, const std::string& realm) {
+  if (realm.empty() || realm == config.default_realm) {
+    return config.warehouse + "/" + config.catalog_name;
+  }
+  return config.warehouse + "/" + realm + "/" + config.catalog_name;
+}
+
+Result<Secret> ReadSecretFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Fail(ErrorKind::kIllegalArgument, "Cannot read " + path);
+  std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
+  return Secret(std::move(value));
+}
+
+Status Finalize(ServerConfig& config) {
+  std::filesystem::path dir = std::filesystem::absolute(config.data_dir).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "/var/lib/firn/" → "/var/lib/firn"
+  if (auto st = EnsurePrivateDirectory(dir); !st) {
+    return Fail(ErrorKind::kIllegalArgument, st.error().message);
+  }
+  const std::string abs = dir.string();
   config.data_dir = abs;
   if (config.db_url.empty()) config.db_url = "sqlite://" + abs + "/firn.db";
-  if (config.db_url.starts_with("postgresql://") || config.db_url.starts_with("postgres://")) {
+  if (store::IsPostgresUrl(config.db_url)) {
     Secret inline_password;
     config.db_url = store::TakePasswordFromUrl(config.db_url, inline_password);
     if (config.db_password.empty()) config.db_password = std::move(inline_password);
   }
   if (config.warehouse.empty()) config.warehouse = "file://" + abs + "/warehouse";
-  while (config.warehouse.size() > 1 && config.warehouse.back() == '/') config.warehouse.pop_back();
+  config.warehouse = StripTrailingSlash(config.warehouse);
+  if (config.storage_roots.empty()) config.storage_roots = config.warehouse;
+  FIRN_ASSIGN_OR_RETURN(auto roots, StorageRootsOf(config));
+  if (auto st = catalog::CheckInsideStorageRoots(roots, config.warehouse); !st) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "The warehouse " + config.warehouse + " must lie inside a storage root (" +
+                    config.storage_roots + ")");
+  }
+  if (config.token_lifetime < kMinTokenLifetimeSeconds && !config.test_mode) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "Invalid value for token_lifetime: expected an integer >= " +
+                    std::to_string(kMinTokenLifetimeSeconds));
+  }
+  if (config.vended_credentials_seconds > 43200) {
+    // STS's own bounds (900 s to 12 h); the minimum is the setter's.
+    return Fail(ErrorKind::kIllegalArgument,
+                "Invalid value for vended_credentials_seconds: expected 900 to 43200");
+  }
   if (config.catalog_name.empty()) {
     return Fail(ErrorKind::kIllegalArgument, "catalog-name must not be empty");
   }
@@ -221,6 +300,11 @@ Status Finalize(ServerConfig& config) {
                 "oidc-issuer needs oidc-audience (the \"aud\" Firn's tokens must carry)");
   }
   if (config.oidc_realm.empty()) config.oidc_realm = config.default_realm;
+  if (config.max_inflight_body_bytes < config.max_body_bytes) {
+    // Otherwise a body within max_body_bytes could never be read.
+    return Fail(ErrorKind::kIllegalArgument,
+                "max-inflight-body-bytes must be at least max-body-bytes");
+  }
   return Ok();
 }
 

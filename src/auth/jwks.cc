@@ -6,7 +6,7 @@
 
 #include <boost/json/parse.hpp>
 
-#include "auth/base64url.h"
+#include "common/encoding.h"
 #include "common/macros.h"
 
 namespace firn::auth {
@@ -42,6 +42,12 @@ Result<std::string> B64Member(const boost::json::object& o, std::string_view nam
 std::string_view StrMember(const boost::json::object& o, std::string_view name) {
   const auto* v = o.if_contains(name);
   return (v != nullptr && v->is_string()) ? std::string_view(v->as_string()) : std::string_view();
+}
+
+// Keys on other curves are skipped (kUnsupported), not rejected.
+Status RequireCurve(const boost::json::object& jwk, std::string_view curve) {
+  if (StrMember(jwk, kCrv) != curve) return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
+  return Ok();
 }
 
 struct BldFree {
@@ -88,9 +94,7 @@ Result<PkeyPtr> RsaKey(const boost::json::object& jwk) {
 }
 
 Result<PkeyPtr> EcKey(const boost::json::object& jwk) {
-  if (StrMember(jwk, kCrv) != "P-256") {
-    return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
-  }
+  FIRN_RETURN_IF_ERROR(RequireCurve(jwk, "P-256"));
   FIRN_ASSIGN_OR_RETURN(std::string x, B64Member(jwk, kX));
   FIRN_ASSIGN_OR_RETURN(std::string y, B64Member(jwk, kY));
   if (x.size() != 32 || y.size() != 32) return Bad("P-256 coordinates must be 32 bytes");
@@ -108,9 +112,7 @@ Result<PkeyPtr> EcKey(const boost::json::object& jwk) {
 }
 
 Result<PkeyPtr> OkpKey(const boost::json::object& jwk) {
-  if (StrMember(jwk, kCrv) != "Ed25519") {
-    return Fail(ErrorKind::kBadRequest, std::string(kUnsupported));
-  }
+  FIRN_RETURN_IF_ERROR(RequireCurve(jwk, "Ed25519"));
   FIRN_ASSIGN_OR_RETURN(std::string x, B64Member(jwk, kX));
   if (x.size() != 32) return Bad("Ed25519 x must be 32 bytes");
   EVP_PKEY* raw = EVP_PKEY_new_raw_public_key(

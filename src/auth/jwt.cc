@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "auth/base64url.h"
+#include "common/encoding.h"
 #include "common/macros.h"
 
 namespace firn::auth {
@@ -222,6 +222,15 @@ Result<Claims> VerifyJwt(std::string_view token, std::span<const VerificationKey
   }
   if (claims.nbf && now + leeway < *claims.nbf) return Reject("not yet valid");
   if (claims.iat && now + leeway < *claims.iat) return Reject("issued in the future");
+  if (options.max_lifetime_seconds) {
+    if (!claims.iat) return Reject("missing iat");
+    if (!claims.exp) return Reject("missing exp");
+    if (*claims.exp - *claims.iat > *options.max_lifetime_seconds) {
+      return Reject("lifetime too long",
+                    "exp - iat = " + std::to_string(*claims.exp - *claims.iat) +
+                        " s, at most " + std::to_string(*options.max_lifetime_seconds));
+    }
+  }
   if (!options.issuer.empty() && claims.iss != options.issuer) {
     return Reject("wrong issuer", "iss '" + claims.iss + "'");
   }

@@ -4,7 +4,8 @@
 // ErrorKind::kNotAuthorized with a short client-safe message ("Invalid token: <reason>");
 // the detail carries more for the log and never contains the token. Verification order:
 // size → structure → base64url → header JSON → alg allow-list → key by kid → alg equals
-// the key's pinned alg → signature → claims JSON → exp (exp leeway) → nbf/iat (leeway) → iss → aud.
+// the key's pinned alg → signature → claims JSON → exp (exp leeway) → nbf/iat (leeway) →
+// lifetime (exp − iat, when capped) → iss → aud.
 // Claims are never trusted before the signature checks out.
 #pragma once
 
@@ -55,6 +56,10 @@ struct VerifyOptions {
   // they are never accepted at or after their exp.
   std::optional<int64_t> exp_leeway_seconds;
   bool require_exp = true;
+  // When set, iat and exp are required and exp − iat must not exceed it ("lifetime too long"):
+  // Firn's own tokens are capped at the configured token lifetime, so a token minted with a
+  // far-away exp is refused even when its signature is good.
+  std::optional<int64_t> max_lifetime_seconds;
   size_t max_token_bytes = 16 * 1024;
 };
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "auth/base64url.h"
+#include "common/encoding.h"
 #include "common/macros.h"
 
 namespace firn::auth {
@@ -77,6 +77,13 @@ Result<KeyRing> KeyRing::Rotate(SigningKey next, int64_t now, int64_t overlap_se
 Result<KeyRing> KeyRing::RotateEd25519(int64_t now, int64_t overlap_seconds) const {
   FIRN_ASSIGN_OR_RETURN(SigningKey key, SigningKey::GenerateEd25519(NewKeyId()));
   return Rotate(std::move(key), now, overlap_seconds);
+}
+
+const SigningKey* KeyRing::Find(std::string_view kid) const {
+  for (const auto& e : entries_) {
+    if (e.key.kid() == kid) return &e.key;
+  }
+  return nullptr;
 }
 
 std::vector<VerificationKey> KeyRing::VerificationKeysAt(int64_t now) const {

@@ -5,12 +5,14 @@
 // Contract: a KeyRing is an immutable value; share it as shared_ptr<const KeyRing> and swap
 // the pointer to publish a rotation. All const methods are thread-safe. Rotation returns a new
 // ring and never mutates the old one. The storable form (StoredKey rows) carries each private
-// key as PKCS#8 PEM inside firn::Secret so it never reaches a log.
+// key as PKCS#8 PEM inside firn::Secret so it never reaches a log; the database row seals it
+// with a key-encryption key (access/access_records.h, auth/key_encryption.h).
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "auth/jws_key.h"
@@ -20,7 +22,7 @@
 
 namespace firn::auth {
 
-// One row as the database will keep it.
+// One key as the ring stores and loads it (the row seals private_key_pem).
 struct StoredKey {
   std::string kid;
   std::string alg;          // "EdDSA" | "RS256" | "ES256"
@@ -44,6 +46,8 @@ class KeyRing {
   Result<KeyRing> RotateEd25519(int64_t now, int64_t overlap_seconds) const;
 
   const SigningKey& active() const { return entries_.front().key; }
+  // The key with this kid (active or retired), or nullptr.
+  const SigningKey* Find(std::string_view kid) const;
   // Every key that may verify at `now` (the active one first).
   std::vector<VerificationKey> VerificationKeysAt(int64_t now) const;
 

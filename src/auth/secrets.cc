@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "auth/base64url.h"
+#include "common/encoding.h"
 #include "common/macros.h"
 
 namespace firn::auth {
@@ -149,16 +149,7 @@ std::optional<int> ParsePbkdf2Iterations(std::string_view s) {
 
 Secret GenerateClientSecret() { return Secret(Base64UrlEncode(RandomBytes(32))); }
 
-std::string GenerateClientId() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string bytes = RandomBytes(8);
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
-  }
-  return out;
-}
+std::string GenerateClientId() { return HexEncode(RandomBytes(8)); }
 
 Result<std::string> HashSecretScrypt(const Secret& secret, const ScryptParams& params) {
   if (params.log2_n < 1 || params.log2_n > kMaxLog2N || params.r < 1 || params.p < 1) {

@@ -1,5 +1,5 @@
 // TokenCache: verified token bytes → claims, so the hot path of a request pays a hash and a
-// map lookup instead of a public-key verification (DESIGN §7 "Token check").
+// map lookup instead of a public-key verification (the token-check budget, docs/benchmarks.md).
 //
 // Contract: thread-safe; lock-striped (one mutex per stripe, the stripe chosen by the token
 // hash) so concurrent hits on different tokens rarely share a lock. Only tokens that already

@@ -24,7 +24,7 @@ std::string AuditObject(const store::Identifier& id, store::ObjectKind kind) {
          (ns.empty() ? "" : ns + ".") + id.name;
 }
 
-store::AuditEntry MakeAudit(const RequestContext& ctx, std::string_view operation,
+store::AuditEntry MakeAudit(const RequestContext& ctx, auth::Operation op,
                             std::string object, std::string old_location,
                             std::string new_location) {
   store::AuditEntry e;
@@ -33,7 +33,7 @@ store::AuditEntry MakeAudit(const RequestContext& ctx, std::string_view operatio
   if (ctx.caller) e.principal = ctx.caller->subject.principal;
   e.client = ctx.client.empty() ? ctx.user_agent : ctx.client;
   e.request_id = ctx.request_id;
-  e.operation = std::string(operation);
+  e.operation = std::string(auth::AuditName(op));
   e.object = std::move(object);
   e.old_location = std::move(old_location);
   e.new_location = std::move(new_location);

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "auth/operations.h"
 #include "catalog/request_context.h"
 #include "common/error.h"
 #include "store/store.h"
@@ -20,8 +21,8 @@ namespace firn::catalog {
 std::string AuditObject(const store::Namespace& ns);  // "namespace db.sales"
 std::string AuditObject(const store::Identifier& id, store::ObjectKind kind);  // "table db.t"
 
-// outcome "success"; at_ms 0 (the store stamps it).
-store::AuditEntry MakeAudit(const RequestContext& ctx, std::string_view operation,
+// operation = auth::AuditName(op); outcome "success"; at_ms 0 (the store stamps it).
+store::AuditEntry MakeAudit(const RequestContext& ctx, auth::Operation op,
                             std::string object, std::string old_location = {},
                             std::string new_location = {});
 

@@ -1,8 +1,10 @@
 #include "catalog/authorization.h"
 
 #include <string>
-#include <type_traits>
 #include <variant>
+#include <vector>
+
+#include "common/macros.h"
 
 namespace firn::catalog {
 namespace {
@@ -14,14 +16,27 @@ Error Denied(const RequestContext& ctx, const auth::Decision& d) {
                                           d.resource);
 }
 
-Result<const auth::OperationRule*> Rule(std::string_view operation_id, std::string_view variant) {
-  const auth::OperationRule* rule = auth::FindOperationRule(operation_id, variant);
-  if (!rule) {
-    return Fail(ErrorKind::kInternal, "Request refused",
-                "no authorization rule for " + std::string(operation_id) + "/" +
-                    std::string(variant));
-  }
-  return rule;
+// A rule called through the wrong entry point (a management operation, say) is a bug: refuse.
+Error WrongTarget(auth::Operation op) {
+  return Error(ErrorKind::kInternal, "Request refused",
+               "operation " + std::string(auth::RuleOf(op).operation_id) + "/" +
+                   std::string(auth::RuleOf(op).variant) + " has no catalog securable here");
+}
+
+// The compile-time form of "every update type has a privilege row", with a readable message;
+// UpdatePrivileges' lookup would not compile without it either.
+template <typename Variant>
+struct EveryUpdateHasARow;
+template <typename... Update>
+struct EveryUpdateHasARow<std::variant<Update...>> {
+  static constexpr bool value =
+      (auth::FindUpdateActionPrivilege(Update::kAction).has_value() && ...);
+};
+static_assert(EveryUpdateHasARow<metadata::TableUpdate>::value,
+              "a metadata::TableUpdate alternative has no row in auth::kUpdateActionPrivileges");
+
+bool TargetsNamespace(auth::AuthzTarget target) {
+  return target == auth::AuthzTarget::kNamespace || target == auth::AuthzTarget::kParentNamespace;
 }
 
 Status Check(const RequestContext& ctx, const auth::PrivilegeSet& privileges,
@@ -50,29 +65,36 @@ auth::Resource ObjectResource(const RequestContext& ctx, const store::Identifier
   return r;
 }
 
-Status AuthorizeNamespaceOp(const RequestContext& ctx, std::string_view operation_id,
+Status AuthorizeNamespaceOp(const RequestContext& ctx, auth::Operation op,
                             const store::Namespace& ns) {
   if (!AuthorizationOn(ctx)) return Ok();
-  auto rule = Rule(operation_id, "");
-  if (!rule) return Fail(rule.error());
-  return Check(ctx, (*rule)->on_target, NamespaceResource(ctx, ns));
+  const auth::OperationRule& rule = auth::RuleOf(op);
+  if (!TargetsNamespace(rule.target)) return std::unexpected(WrongTarget(op));
+  return Check(ctx, rule.on_target, NamespaceResource(ctx, ns));
 }
 
-Status AuthorizeObjectOp(const RequestContext& ctx, std::string_view operation_id,
-                         std::string_view variant, const store::Identifier& id,
-                         store::ObjectKind kind,
+Status AuthorizeObjectOp(const RequestContext& ctx, auth::Operation op,
+                         const store::Identifier& id,
                          const std::optional<auth::PrivilegeSet>& privileges,
                          const store::Identifier* destination) {
   if (!AuthorizationOn(ctx)) return Ok();
-  auto found = Rule(operation_id, variant);
-  if (!found) return Fail(found.error());
-  const auth::OperationRule& rule = **found;
+  const auth::OperationRule& rule = auth::RuleOf(op);
   const auth::PrivilegeSet& wanted = privileges ? *privileges : rule.on_target;
-  if (rule.target == auth::AuthzTarget::kParentNamespace ||
-      rule.target == auth::AuthzTarget::kNamespace) {
-    if (auto st = Check(ctx, wanted, NamespaceResource(ctx, id.ns)); !st) return st;
-  } else {
-    if (auto st = Check(ctx, wanted, ObjectResource(ctx, id, kind)); !st) return st;
+  switch (rule.target) {
+    case auth::AuthzTarget::kParentNamespace:
+    case auth::AuthzTarget::kNamespace:
+      FIRN_RETURN_IF_ERROR(Check(ctx, wanted, NamespaceResource(ctx, id.ns)));
+      break;
+    case auth::AuthzTarget::kTable:
+      FIRN_RETURN_IF_ERROR(Check(ctx, wanted, ObjectResource(ctx, id, store::ObjectKind::kTable)));
+      break;
+    case auth::AuthzTarget::kView:
+      FIRN_RETURN_IF_ERROR(Check(ctx, wanted, ObjectResource(ctx, id, store::ObjectKind::kView)));
+      break;
+    case auth::AuthzTarget::kNone:
+    case auth::AuthzTarget::kRoot:
+    case auth::AuthzTarget::kCatalog:
+      return std::unexpected(WrongTarget(op));
   }
   if (destination && rule.secondary != auth::AuthzTarget::kNone) {
     return Check(ctx, rule.on_secondary, NamespaceResource(ctx, destination->ns));
@@ -81,25 +103,23 @@ Status AuthorizeObjectOp(const RequestContext& ctx, std::string_view operation_i
 }
 
 auth::PrivilegeSet UpdatePrivileges(const std::vector<metadata::TableUpdate>& updates) {
-  auth::PrivilegeSet out;
+  std::vector<auth::Privilege> per_update;
+  per_update.reserve(updates.size());
   for (const auto& update : updates) {
-    std::string_view action = std::visit(
-        [](const auto& u) -> std::string_view { return std::decay_t<decltype(u)>::kAction; },
-        update);
-    out.Add(auth::UpdateActionPrivilege(action));
+    per_update.push_back(std::visit(
+        [](const auto& u) { return kUpdatePrivilegeOf<std::decay_t<decltype(u)>>; }, update));
   }
-  if (out.empty()) out.Add(auth::Privilege::kTABLE_WRITE_PROPERTIES);
-  return out;
+  return auth::UpdateTablePrivileges(per_update);
 }
 
-Result<bool> AuthorizeList(const RequestContext& ctx, std::string_view operation_id,
+Result<bool> AuthorizeList(const RequestContext& ctx, auth::Operation op,
                            const store::Namespace& ns) {
   if (!AuthorizationOn(ctx)) return false;
-  auto rule = Rule(operation_id, "");
-  if (!rule) return Fail(rule.error());
+  const auth::OperationRule& rule = auth::RuleOf(op);
+  if (!TargetsNamespace(rule.target)) return std::unexpected(WrongTarget(op));
   const auth::Resource where = NamespaceResource(ctx, ns);
   auth::Decision d =
-      auth::AuthorizeAll(*ctx.caller->grants, ctx.caller->subject, (*rule)->on_target, where);
+      auth::AuthorizeAll(*ctx.caller->grants, ctx.caller->subject, rule.on_target, where);
   if (d) return false;
   if (auth::CanSee(*ctx.caller->grants, ctx.caller->subject, where)) return true;
   return std::unexpected(Denied(ctx, d));

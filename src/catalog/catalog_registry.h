@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/storage_profile.h"
+
 namespace firn::catalog {
 
 struct CatalogInfo {
@@ -16,6 +18,7 @@ struct CatalogInfo {
   std::string base_location;  // default location root for new tables, e.g. file:///data/wh
   std::string storage_type = "FILE";            // Polaris StorageConfigInfo.storageType
   std::vector<std::string> allowed_locations;   // empty = base_location only
+  StorageProfile storage;                        // S3 settings (storage_type "S3")
   std::map<std::string, std::string> properties;  // Polaris CatalogProperties
 };
 
@@ -27,6 +30,9 @@ class CatalogRegistry {
   void Add(CatalogInfo info) { catalogs_.insert_or_assign(info.name, std::move(info)); }
 
   const CatalogInfo& Default() const { return default_; }
+  // The operator's storage roots (docs/storage.md); empty = unrestricted (tests).
+  void SetStorageRoots(std::vector<std::string> roots) { storage_roots_ = std::move(roots); }
+  const std::vector<std::string>& storage_roots() const { return storage_roots_; }
   const CatalogInfo* Find(std::string_view name) const {
     auto it = catalogs_.find(std::string(name));
     return it == catalogs_.end() ? nullptr : &it->second;
@@ -35,6 +41,7 @@ class CatalogRegistry {
  private:
   CatalogInfo default_;
   std::map<std::string, CatalogInfo> catalogs_;
+  std::vector<std::string> storage_roots_;
 };
 
 }  // namespace firn::catalog

@@ -2,6 +2,11 @@
 //
 // This is where the rules live: existence checks, the commit protocol (docs/commit-protocol.md),
 // location defaults and purge. Handlers in rest/ decode requests and call exactly one method.
+// Input limits (catalog/input_rules.h, docs/limits.md): every method that creates a name
+// checks it; namespace creates and property updates, table and view creates, and commits
+// that set properties are refused (kBadRequest, nothing written) when the object's whole
+// property map would break the PropertyLimits; register reads at most
+// max_metadata_file_bytes of the file it is given.
 // Thread-safety: all methods are safe to call concurrently; the service holds no per-request
 // state. Errors follow common/error.h kinds with Iceberg-worded messages.
 // Ownership: shares the store and object store with the caller (shared_ptr).
@@ -9,16 +14,22 @@
 
 #include <boost/json/value.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/catalog_registry.h"
+#include "catalog/commit_loop.h"
+#include "catalog/credential_vending.h"
+#include "catalog/input_rules.h"
 #include "catalog/metadata_cache.h"
 #include "catalog/request_context.h"
 #include "common/result.h"
 #include "io/object_store.h"
+#include "io/s3/request_signer.h"
 #include "metadata/table_requirement.h"
 #include "metadata/table_update.h"
 #include "metadata/view_metadata.h"
@@ -54,6 +65,20 @@ struct LoadedTable {
   std::shared_ptr<const CachedTable> table;
 };
 
+// What a client asked for in X-Iceberg-Access-Delegation.
+struct Delegation {
+  bool vend = false;  // vended-credentials
+  bool sign = false;  // remote-signing
+};
+
+// What an engine is told about reaching a table's files (LoadTableResult `config` and
+// `storage-credentials`).
+struct TableAccess {
+  std::map<std::string, std::string> config;
+  std::shared_ptr<const VendedCredentials> credentials;  // null: none vended
+  std::string warning;  // set when credentials were asked for and none could be vended
+};
+
 struct CreateViewRequest {
   std::string name;
   std::optional<std::string> location;
@@ -74,16 +99,12 @@ struct LoadedView {
   std::shared_ptr<const metadata::ViewMetadata> metadata;
 };
 
-struct CommitOptions {
-  int max_attempts = 8;           // server-side retries after a lost compare-and-swap
-  int base_backoff_ms = 2;        // doubled per attempt, with jitter
-};
 
 class CatalogService {
  public:
   CatalogService(std::shared_ptr<store::CatalogStore> store,
                  std::shared_ptr<io::ObjectStore> objects, CatalogRegistry catalogs,
-                 CommitOptions commit_options = {});
+                 CommitOptions commit_options = {}, InputLimits limits = {});
 
   const CatalogRegistry& catalogs() const { return catalogs_; }
 
@@ -120,6 +141,38 @@ class CatalogService {
   // All tables or none; validated before any pointer moves.
   Status CommitTransaction(const RequestContext& ctx, const std::vector<TableChange>& changes);
 
+  // Storage access for engines (table_access.cc, docs/vending.md). Vending needs a vendor;
+  // without one (the default) nothing is vended and S3 catalogs still get their client config.
+  void SetCredentialVendor(std::shared_ptr<CredentialVendor> vendor) {
+    vendor_ = std::move(vendor);
+  }
+  // A request for vended credentials on table `id`, authorised before anything happens:
+  // loadTable's read delegation (TABLE_READ_DATA), or a create's write delegation
+  // (TABLE_CREATE + TABLE_WRITE_DATA on the namespace) when `creating`.
+  Status AuthorizeVending(const RequestContext& ctx, const Identifier& id, bool creating);
+  // The `config` and `storage-credentials` of a LoadTableResult for `meta` (table `id`,
+  // addressed by the client at `table_path`, the route path without its leading '/'): the
+  // catalog's client settings always; when `delegation.vend`, credentials confined to the
+  // table's locations (read-write when the caller holds TABLE_WRITE_DATA), their keys mirrored
+  // in `config`, and the refresh endpoint `<table_path>/credentials`. Nothing vendable: no
+  // credentials and a `warning`, or kIllegalArgument in strict mode (Polaris's message) — unless
+  // the client also accepts remote signing. When signing is asked for (or is the fallback):
+  // s3.remote-signing-enabled and the signer endpoint `<table_path>/sign`. STS down and nothing
+  // cached: kServiceUnavailable.
+  Result<TableAccess> TableAccessFor(const RequestContext& ctx, const Identifier& id,
+                                     const metadata::TableMetadata& meta, Delegation delegation,
+                                     std::string_view table_path);
+  // signRequest: the SigV4 headers for one S3 request of an engine on table `id`, signed with
+  // the server's keys. GET/HEAD need TABLE_READ_DATA, PUT/POST/DELETE TABLE_WRITE_DATA; every
+  // key the request touches must lie inside the table's locations (kForbidden otherwise).
+  Result<std::vector<io::s3::HttpHeader>> SignRequest(const RequestContext& ctx,
+                                                      const Identifier& id,
+                                                      const io::s3::ClientS3Request& request);
+  // loadCredentials: the table's credentials (TABLE_READ_DATA); kIllegalArgument when none can
+  // be vended.
+  Result<std::shared_ptr<const VendedCredentials>> LoadCredentials(const RequestContext& ctx,
+                                                                   const Identifier& id);
+
   // Views (view_operations.cc). Tables and views share one name space per namespace; a view
   // name that holds a table is kNoSuchView. View metadata files default to gzip.
   Result<store::Page<std::string>> ListViews(const RequestContext& ctx, const Namespace& ns,
@@ -140,7 +193,9 @@ class CatalogService {
  private:
   struct PreparedCommit;
 
-  Result<std::shared_ptr<const CachedTable>> ReadMetadata(const std::string& location);
+  // `caller_named`: a file named in a register request (catalog/metadata_files.h).
+  Result<std::shared_ptr<const CachedTable>> ReadMetadata(const std::string& location,
+                                                          bool caller_named = false);
   // One attempt: check requirements on the current base, apply, write the new file.
   Result<PreparedCommit> PrepareCommit(const RequestContext& ctx, const TableChange& change);
   // The commit protocol with retries, after authorisation (UpdateTable / CommitTransaction).
@@ -148,22 +203,36 @@ class CatalogService {
   Status CommitTables(const RequestContext& ctx, const std::vector<TableChange>& changes);
   Properties WithDefaultLocation(const RequestContext& ctx, const Namespace& ns,
                                  Properties props) const;
-  std::string DefaultTableLocation(const RequestContext& ctx, const Identifier& id,
-                                   const Properties& ns_props) const;
+  // `<namespace location>/<name>`, or beside it with a unique suffix when another object (one
+  // renamed away) still holds that location.
+  Result<std::string> DefaultLocation(const RequestContext& ctx, const Identifier& id,
+                                      store::ObjectKind kind, const Properties& ns_props);
   void DeleteQuietly(const std::string& location);
+  void DeleteOwned(const store::LocationOwner& owner, const std::string& location,
+                   const std::vector<std::string>& files);
+  Result<store::LocationClaim> CheckedTableClaim(const RequestContext& ctx,
+                                                 const store::LocationOwner& owner,
+                                                 const metadata::TableMetadata& meta);
+  Result<std::optional<store::LocationClaim>> NamespaceClaim(const RequestContext& ctx,
+                                                             const Namespace& ns,
+                                                             const Properties& props);
+  void Committed(const RequestContext& ctx, const PreparedCommit& p);
+  Result<store::LocationClaim> CheckedViewClaim(const RequestContext& ctx, const Identifier& id,
+                                                const metadata::ViewMetadata& meta);
   Result<std::shared_ptr<const metadata::ViewMetadata>> ReadViewMetadata(
-      const std::string& location);
+      const std::string& location, bool caller_named = false);
   // One view commit attempt: check requirements on the current base, apply, write the file.
   struct PreparedViewCommit;
   Result<PreparedViewCommit> PrepareViewCommit(const RequestContext& ctx,
                                                const ViewChange& change);
-  void Backoff(int attempt) const;
 
   std::shared_ptr<store::CatalogStore> store_;
   std::shared_ptr<io::ObjectStore> objects_;
   CatalogRegistry catalogs_;
   CommitOptions commit_options_;
+  InputLimits limits_;
   MetadataCache cache_;
+  std::shared_ptr<CredentialVendor> vendor_;
 };
 
 }  // namespace firn::catalog

@@ -1,17 +1,14 @@
 #include "catalog/location_policy.h"
 
 #include <algorithm>
-#include <cctype>
 #include <vector>
+
+#include "common/macros.h"
+#include "common/strings.h"
+#include "io/storage_schemes.h"
 
 namespace firn::catalog {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 Error Invalid(std::string_view location, std::string_view why) {
   // `detail` carries the bare reason, for messages that name the location themselves.
@@ -20,35 +17,33 @@ Error Invalid(std::string_view location, std::string_view why) {
                std::string(why));
 }
 
-bool IsSchemeChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-}
-
 // A `..` in any spelling the path could be decoded to by some store.
 bool IsParentSegment(std::string_view seg) {
-  const std::string s = Lower(seg);
+  const std::string s = ToLower(seg);
   return s == ".." || s == "%2e%2e" || s == ".%2e" || s == "%2e.";
 }
 
 }  // namespace
 
 Result<std::string> NormalizeLocation(std::string_view location) {
+  // What a scheme means (its canonical name, whether it needs an authority, which authority
+  // names this host) is the storage registry's; a scheme no store serves is compared as
+  // written (lower case) and needs an authority.
+  const std::string_view written = io::UriScheme(location);
+  const io::StorageScheme* known = nullptr;
   std::string scheme;
   std::string_view rest;
-  const size_t colon = location.find(':');
-  const size_t first_slash = location.find('/');
-  if (colon != std::string_view::npos && colon > 0 &&
-      (first_slash == std::string_view::npos || colon < first_slash) &&
-      std::all_of(location.begin(), location.begin() + colon, IsSchemeChar)) {
-    scheme = Lower(location.substr(0, colon));
-    rest = location.substr(colon + 1);
+  if (!written.empty()) {
+    known = io::FindStorageScheme(written);
+    scheme = known ? std::string(known->canonical) : ToLower(written);
+    rest = location.substr(written.size() + 1);
   } else if (!location.empty() && location.front() == '/') {
-    scheme = "file";  // a bare absolute path is a local file, as the file store reads it
+    known = &io::BarePathScheme();  // read the way the store for bare paths reads them
+    scheme = std::string(known->canonical);
     rest = location;
   } else {
     return Fail(Invalid(location, "not an absolute location"));
   }
-  if (scheme == "s3a" || scheme == "s3n") scheme = "s3";
 
   std::string authority;
   std::string_view path = rest;
@@ -56,12 +51,14 @@ Result<std::string> NormalizeLocation(std::string_view location) {
     const size_t slash = rest.find('/', 2);
     authority = std::string(rest.substr(2, slash == std::string_view::npos ? rest.npos : slash - 2));
     path = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
-    if (scheme == "file" && authority == "localhost") authority.clear();
+    if (known && !known->local_authority.empty() && authority == known->local_authority) {
+      authority.clear();
+    }
   }
   if (path.empty() || path.front() != '/') {
     return Fail(Invalid(location, "the path is not absolute"));
   }
-  if (authority.empty() && scheme != "file") {
+  if (authority.empty() && (!known || known->needs_authority)) {
     return Fail(Invalid(location, "no bucket or host"));
   }
 
@@ -117,11 +114,29 @@ Status CheckLocationAllowed(const CatalogInfo& catalog, std::string_view locatio
                                          why + "; allowed: " + list);
 }
 
+const CatalogInfo& CatalogOf(const RequestContext& ctx, const CatalogRegistry& registry) {
+  if (ctx.catalog) return *ctx.catalog;
+  const CatalogInfo* info = registry.Find(ctx.scope.catalog);
+  return info ? *info : registry.Default();
+}
+
 Status CheckLocationAllowed(const RequestContext& ctx, const CatalogRegistry& registry,
                             std::string_view location) {
-  if (ctx.catalog) return CheckLocationAllowed(*ctx.catalog, location);
-  const CatalogInfo* info = registry.Find(ctx.scope.catalog);
-  return CheckLocationAllowed(info ? *info : registry.Default(), location);
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(CatalogOf(ctx, registry), location));
+  return CheckInsideStorageRoots(registry.storage_roots(), location);
+}
+
+Status CheckInsideStorageRoots(const std::vector<std::string>& roots, std::string_view location) {
+  if (roots.empty()) return Ok();
+  if (auto normalised = NormalizeLocation(location); normalised) {
+    for (const std::string& root : roots) {
+      if (IsUnder(*normalised, root)) return Ok();
+    }
+  }
+  std::string list;
+  for (const std::string& root : roots) list += (list.empty() ? "" : ", ") + root;
+  return Fail(ErrorKind::kForbidden, "Location " + std::string(location) +
+                                         " is outside the server's storage roots (" + list + ")");
 }
 
 }  // namespace firn::catalog

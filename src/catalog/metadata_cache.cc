@@ -50,26 +50,29 @@ bool AllSnapshotsReferenced(const metadata::TableMetadata& m) {
 
 }  // namespace
 
+CachedTable::CachedTable(std::string location, metadata::TableMetadata metadata,
+                         std::string json_all)
+    : location(std::move(location)),
+      metadata(std::move(metadata)),
+      json_all_(json_all.empty() ? metadata::SerializeTableMetadata(this->metadata)
+                                 : std::move(json_all)),
+      etag_all_(MakeEtag(this->location, "snapshots=all")),
+      etag_refs_(MakeEtag(this->location, "snapshots=refs")) {}
+
 const std::string& CachedTable::JsonRefs() const {
   std::call_once(refs_once_, [this] {
     if (!AllSnapshotsReferenced(metadata)) {
       json_refs_ = metadata::SerializeTableMetadata(RefsOnly(metadata));
     }
   });
-  return json_refs_.empty() ? json_all : json_refs_;
+  return json_refs_.empty() ? json_all_ : json_refs_;
 }
 
 std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
                                                    metadata::TableMetadata metadata,
                                                    std::string json_all) {
-  auto t = std::make_shared<CachedTable>();
-  t->json_all = json_all.empty() ? metadata::SerializeTableMetadata(metadata)
-                                 : std::move(json_all);
-  t->etag_all = MakeEtag(location, "snapshots=all");
-  t->etag_refs = MakeEtag(location, "snapshots=refs");
-  t->location = std::move(location);
-  t->metadata = std::move(metadata);
-  return t;
+  return std::make_shared<const CachedTable>(std::move(location), std::move(metadata),
+                                             std::move(json_all));
 }
 
 std::shared_ptr<const CachedTable> MetadataCache::Get(const std::string& location) {

@@ -17,24 +17,42 @@
 
 namespace firn::catalog {
 
-// One immutable metadata version with the serialised forms the REST layer sends.
-struct CachedTable {
-  std::string location;
-  metadata::TableMetadata metadata;
-  std::string json_all;  // metadata JSON with every snapshot
-  std::string etag_all;
-  std::string etag_refs;
+// Which snapshots a table load returns (loadTable's `snapshots` parameter).
+enum class SnapshotMode { kAll, kRefs };
 
-  // Metadata JSON with only referenced snapshots (snapshots=refs), built on first use: most
-  // versions are never loaded that way, so committing does not pay for it.
-  const std::string& JsonRefs() const;
+// One immutable metadata version with the serialised forms the REST layer sends. The parsed
+// `location` and `metadata` are what the catalog commits against; the response bytes and ETags
+// are reached only through MetadataJson / Etag, so how they are kept stays this file's concern.
+class CachedTable {
+ public:
+  // `json_all` may be passed when the caller already serialised `metadata` (commit path).
+  CachedTable(std::string location, metadata::TableMetadata metadata, std::string json_all);
+  CachedTable(const CachedTable&) = delete;
+  CachedTable& operator=(const CachedTable&) = delete;
+
+  const std::string location;
+  const metadata::TableMetadata metadata;
+
+  // The metadata JSON with every snapshot (kAll) or only the referenced ones (kRefs; built on
+  // first use: most versions are never loaded that way, so committing does not pay for it).
+  const std::string& MetadataJson(SnapshotMode mode) const {
+    return mode == SnapshotMode::kRefs ? JsonRefs() : json_all_;
+  }
+  // The strong ETag of that representation of this version.
+  const std::string& Etag(SnapshotMode mode) const {
+    return mode == SnapshotMode::kRefs ? etag_refs_ : etag_all_;
+  }
 
  private:
+  const std::string& JsonRefs() const;
+
+  std::string json_all_;
+  std::string etag_all_;
+  std::string etag_refs_;
   mutable std::once_flag refs_once_;
-  mutable std::string json_refs_;  // empty = same as json_all
+  mutable std::string json_refs_;  // empty = same as json_all_
 };
 
-// `json_all` may be passed when the caller already serialised `metadata` (commit path).
 std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
                                                    metadata::TableMetadata metadata,
                                                    std::string json_all = {});
@@ -54,7 +72,7 @@ class MetadataCache {
   // Parsed metadata (Boost.JSON summaries, vectors, maps) takes several times its JSON text;
   // measured RSS per cached version was ~5x the JSON size, plus the refs JSON when built.
   static size_t Cost(const CachedTable& t) {
-    return 6 * t.json_all.size() + 2 * t.location.size() + 256;
+    return 6 * t.MetadataJson(SnapshotMode::kAll).size() + 2 * t.location.size() + 256;
   }
 
   const size_t max_bytes_;

@@ -24,7 +24,8 @@ void Warn(std::string_view what, std::string_view file, std::string_view error) 
 }  // namespace
 
 size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
-                       const std::string& current_metadata_location) {
+                       const std::string& current_metadata_location,
+                       FunctionRef<bool(std::string_view)> deletable) {
   const bool gc = GcEnabled(table);
   std::set<std::string> manifests;
   std::set<std::string> manifest_lists;
@@ -83,7 +84,7 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
     for (const std::string& f : files) {
       // Metadata may name any path (a registered file, a crafted commit): only what lies
       // inside the table's own location is the table's to delete.
-      if (!IsUnder(f, table.location)) {
+      if (!IsUnder(f, table.location) || !deletable(f)) {
         ++skipped;
         continue;
       }
@@ -102,7 +103,7 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   remove_all(others);
   remove_all({current_metadata_location});
   if (skipped > 0) {
-    spdlog::warn(R"("msg":"purge: skipped files outside the table location","location":"{}",)"
+    spdlog::warn(R"("msg":"purge: skipped files the table does not own","location":"{}",)"
                  R"("skipped":{},"deleted":{})",
                  log::Escape(table.location), skipped, deleted);
   }

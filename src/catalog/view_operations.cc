@@ -7,31 +7,28 @@
 #include "catalog/catalog_service.h"
 #include "catalog/filtered_page.h"
 #include "catalog/identifiers.h"
+#include "catalog/commit_loop.h"
+#include "catalog/location_ownership.h"
 #include "catalog/location_policy.h"
+#include "catalog/metadata_files.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/macros.h"
-#include "metadata/gzip.h"
+#include "common/strings.h"
 #include "metadata/view_builder.h"
 #include "metadata/view_metadata_paths.h"
 #include "metadata/view_serde.h"
 
 namespace firn::catalog {
 
+using auth::Operation;
 using store::ObjectKind;
 
 namespace {
-std::string StripTrailingSlash(std::string s) {
-  while (s.size() > 1 && s.back() == '/') s.pop_back();
-  return s;
-}
-
 bool GcEnabled(const metadata::ViewMetadata& m) {
   auto it = m.properties.find(std::string(metadata::kViewGcEnabledProperty));
   if (it == m.properties.end()) return true;
-  std::string value = it->second;
-  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return value != "false";
+  return !EqualsIgnoreCase(it->second, "false");
 }
 
 // Whether `id` already names a table or a view, worded as Java's view catalog words it.
@@ -53,24 +50,35 @@ struct CatalogService::PreparedViewCommit {
   bool changed = false;
   std::string new_location;
   std::shared_ptr<const metadata::ViewMetadata> result;
+  std::optional<store::LocationClaim> claim;  // set when the replace moves what the view owns
 };
 
+// The locations `meta` claims for view `id`, refused (before any write) when the catalog does
+// not allow one of them or another object owns an overlapping one.
+Result<store::LocationClaim> CatalogService::CheckedViewClaim(const RequestContext& ctx,
+                                                              const Identifier& id,
+                                                              const metadata::ViewMetadata& meta) {
+  const CatalogInfo& catalog = CatalogOf(ctx, catalogs_);
+  FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, ViewLocationClaim(catalog, meta));
+  FIRN_RETURN_IF_ERROR(
+      CheckLocationClaim(ctx, *store_, catalog, OwnerOf(ctx, id, ObjectKind::kView), claim));
+  return claim;
+}
+
 Result<std::shared_ptr<const metadata::ViewMetadata>> CatalogService::ReadViewMetadata(
-    const std::string& location) {
-  FIRN_ASSIGN_OR_RETURN(std::string bytes, objects_->Read(location));
-  FIRN_ASSIGN_OR_RETURN(std::string text, metadata::GunzipIfNeeded(location, std::move(bytes)));
-  auto parsed = metadata::ParseViewMetadata(text);
-  if (!parsed) {
-    return Fail(ErrorKind::kInternal,
-                "Cannot read view metadata file " + location + ": " + parsed.error().message);
-  }
-  return std::make_shared<const metadata::ViewMetadata>(std::move(*parsed));
+    const std::string& location, bool caller_named) {
+  FIRN_ASSIGN_OR_RETURN(
+      metadata::ViewMetadata parsed,
+      ReadViewMetadataFile(*objects_, location,
+                           caller_named ? std::optional(limits_.max_metadata_file_bytes)
+                                        : std::nullopt));
+  return std::make_shared<const metadata::ViewMetadata>(std::move(parsed));
 }
 
 Result<store::Page<std::string>> CatalogService::ListViews(const RequestContext& ctx,
                                                            const Namespace& ns,
                                                            const store::PageRequest& page) {
-  FIRN_ASSIGN_OR_RETURN(bool filter, AuthorizeList(ctx, "listViews", ns));
+  FIRN_ASSIGN_OR_RETURN(bool filter, AuthorizeList(ctx, Operation::kListViews, ns));
   auto fetch = [&](const store::PageRequest& p) {
     return store_->ListObjects(ctx.scope, ns, ObjectKind::kView, p);
   };
@@ -83,24 +91,30 @@ Result<store::Page<std::string>> CatalogService::ListViews(const RequestContext&
 Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const Namespace& ns,
                                               const CreateViewRequest& request) {
   const Identifier id{ns, request.name};
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "createView", "", id, ObjectKind::kView));
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kCreateView, id));
+  FIRN_RETURN_IF_ERROR(ValidateIdentifier("view name", id));
+  FIRN_RETURN_IF_ERROR(CheckProperties(limits_.properties, "view properties", request.properties));
   FIRN_ASSIGN_OR_RETURN(Properties ns_props, store_->LoadNamespace(ctx.scope, ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   metadata::CreateViewInput input;
   input.location = StripTrailingSlash(request.location.value_or(""));
-  if (input.location.empty()) input.location = DefaultTableLocation(ctx, id, ns_props);
+  if (input.location.empty()) {
+    FIRN_ASSIGN_OR_RETURN(input.location, DefaultLocation(ctx, id, ObjectKind::kView, ns_props));
+  }
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, input.location));
   input.schema = request.schema;
   input.view_version = request.view_version;
   input.properties = request.properties;
   FIRN_ASSIGN_OR_RETURN(metadata::ViewMetadata meta,
                         metadata::NewViewMetadata(input, NowMillis()));
+  FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, meta));
   const std::string file = metadata::NewViewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
   const store::AuditEntry audit =
-      MakeAudit(ctx, "createView", AuditObject(id, ObjectKind::kView), "", file);
-  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file, &audit); !st) {
+      MakeAudit(ctx, Operation::kCreateView, AuditObject(id, ObjectKind::kView), "", file);
+  if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file, &audit, &claim);
+      !st) {
     if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
     return Fail(st.error());
   }
@@ -108,7 +122,7 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
 }
 
 Result<LoadedView> CatalogService::LoadView(const RequestContext& ctx, const Identifier& id) {
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "loadView", "", id, ObjectKind::kView));
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kLoadView, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ptr.metadata_location));
@@ -116,7 +130,7 @@ Result<LoadedView> CatalogService::LoadView(const RequestContext& ctx, const Ide
 }
 
 Status CatalogService::ViewExists(const RequestContext& ctx, const Identifier& id) {
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "viewExists", "", id, ObjectKind::kView));
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kViewExists, id));
   FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   return Ok();
 }
@@ -135,16 +149,17 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
     p.result = p.base;
     return p;
   }
-  // A set-location must stay in the catalog's locations, checked before the write.
-  if (applied.metadata.location != p.base->location) {
-    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, applied.metadata.location));
+  if (SetsProperties(change.updates)) {
+    FIRN_RETURN_IF_ERROR(
+        CheckProperties(limits_.properties, "view properties", applied.metadata.properties));
+  }
+  // A set-location or a new metadata path moves what the view owns: allowed and free first.
+  if (ClaimChanges(*p.base, applied.metadata)) {
+    FIRN_ASSIGN_OR_RETURN(p.claim, CheckedViewClaim(ctx, change.id, applied.metadata));
   }
   p.changed = true;
   p.new_location = metadata::NewViewMetadataLocation(applied.metadata, p.base_location);
-  if (metadata::ViewMetadataDirectory(applied.metadata) !=
-      metadata::ViewMetadataDirectory(*p.base)) {
-    FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
-  }
+  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
   FIRN_RETURN_IF_ERROR(objects_->WriteNew(
       p.new_location, metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
   p.result = std::make_shared<const metadata::ViewMetadata>(std::move(applied.metadata));
@@ -153,37 +168,34 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
 
 Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
                                                const ViewChange& change) {
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "replaceView", "", change.id, ObjectKind::kView));
-  auto commit = [&]() -> Result<LoadedView> {
-    for (int attempt = 0; attempt < commit_options_.max_attempts; ++attempt) {
-      FIRN_ASSIGN_OR_RETURN(PreparedViewCommit p, PrepareViewCommit(ctx, change));
-      if (!p.changed) return LoadedView{p.base_location, p.result};
-      const store::AuditEntry audit = MakeAudit(
-          ctx, "replaceView", AuditObject(change.id, ObjectKind::kView), p.base_location,
-          p.new_location);
-      auto moved = store_->SwapPointer(ctx.scope, change.id, ObjectKind::kView, p.base_location,
-                                       p.new_location, &audit);
-      if (moved) return LoadedView{p.new_location, p.result};
-      const Error& err = moved.error();
-      // The swap may have happened: never delete, never claim failure.
-      if (err.kind == ErrorKind::kCommitStateUnknown) return Fail(err);
-      DeleteQuietly(p.new_location);
-      if (err.kind != ErrorKind::kCommitFailed) return Fail(err);
-      Backoff(attempt);  // lost the race: re-check requirements against the newer base
-    }
-    return Fail(ErrorKind::kCommitFailed, "Commit failed: too many concurrent commits to view " +
-                                              FormatIdentifier(change.id) + ", retry");
-  };
-  Result<LoadedView> result = commit();
-  // A refused commit leaves no pointer move to carry its audit row: record it on its own.
-  if (!result && result.error().kind == ErrorKind::kCommitFailed) {
-    RecordRefusal(*store_, MakeAudit(ctx, "replaceView", AuditObject(change.id, ObjectKind::kView)),
-                  result.error());
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kReplaceView, change.id));
+  Result<PreparedViewCommit> result = RunCommitLoop<PreparedViewCommit>(
+      commit_options_, "view " + FormatIdentifier(change.id),
+      [&] { return PrepareViewCommit(ctx, change); },
+      [](const PreparedViewCommit& p) { return p.changed; },
+      [&](PreparedViewCommit& p) -> Status {
+        const store::AuditEntry audit =
+            MakeAudit(ctx, Operation::kReplaceView, AuditObject(change.id, ObjectKind::kView),
+                      p.base_location, p.new_location);
+        FIRN_RETURN_IF_ERROR(store_->SwapPointer(ctx.scope, change.id, ObjectKind::kView,
+                                                 p.base_location, p.new_location, &audit,
+                                                 p.claim ? &*p.claim : nullptr));
+        return Ok();
+      },
+      [&](const PreparedViewCommit& p) { DeleteQuietly(p.new_location); });
+  if (!result) {
+    RecordCommitRefusal(*store_,
+                        MakeAudit(ctx, Operation::kReplaceView,
+                                  AuditObject(change.id, ObjectKind::kView)),
+                        result.error());
+    return Fail(result.error());
   }
-  return result;
+  if (!result->changed) return LoadedView{result->base_location, result->result};
+  return LoadedView{result->new_location, result->result};
 }
+
 Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id) {
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "dropView", "", id, ObjectKind::kView));
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kDropView, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   std::shared_ptr<const metadata::ViewMetadata> view;
@@ -194,12 +206,15 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
                  log::Escape(ptr.metadata_location));
   }
   const store::AuditEntry audit =
-      MakeAudit(ctx, "dropView", AuditObject(id, ObjectKind::kView), ptr.metadata_location);
+      MakeAudit(ctx, Operation::kDropView, AuditObject(id, ObjectKind::kView),
+                ptr.metadata_location);
   FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit));
   // Views keep no metadata log, so the current file is the only one the catalog knows; it is
-  // deleted only from inside the view's own location (a registered file may lie anywhere).
+  // deleted only from inside the view's own location (a registered file may lie anywhere), and
+  // only when no other object owns it.
   if (view && GcEnabled(*view)) {
-    if (IsUnder(ptr.metadata_location, view->location)) {
+    if (IsUnder(ptr.metadata_location, view->location) &&
+        DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kView), ptr.metadata_location)) {
       DeleteQuietly(ptr.metadata_location);
     } else {
       spdlog::warn(R"("msg":"drop view: metadata file outside the view location not deleted",)"
@@ -213,10 +228,11 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
 Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& from,
                                   const Identifier& to) {
   FIRN_RETURN_IF_ERROR(
-      AuthorizeObjectOp(ctx, "renameView", "", from, ObjectKind::kView, std::nullopt, &to));
+      AuthorizeObjectOp(ctx, Operation::kRenameView, from, std::nullopt, &to));
+  FIRN_RETURN_IF_ERROR(ValidateIdentifier("destination name", to));
   if (from == to) return ViewExists(ctx, from);
   const store::AuditEntry audit =
-      MakeAudit(ctx, "renameView",
+      MakeAudit(ctx, Operation::kRenameView,
                 AuditObject(from, ObjectKind::kView) + " -> " + AuditObject(to, ObjectKind::kView));
   Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView, &audit);
   // Java words a view-onto-view rename "Cannot rename a to b. View already exists"; the store
@@ -231,16 +247,25 @@ Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& f
 
 Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const Identifier& id,
                                                 const std::string& metadata_location) {
-  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, "registerView", "", id, ObjectKind::kView));
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kRegisterView, id));
+  FIRN_RETURN_IF_ERROR(ValidateIdentifier("view name", id));
   FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
-  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location));
-  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, view->location));
+  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location, /*caller_named=*/true));
+  FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, *view));
+  if (!std::ranges::any_of(claim.locations, [&](const std::string& owned) {
+        return IsUnder(metadata_location, owned);
+      })) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid metadata location " + metadata_location +
+                    ": it is not inside the view location it describes (" + view->location + ")");
+  }
   const store::AuditEntry audit =
-      MakeAudit(ctx, "registerView", AuditObject(id, ObjectKind::kView), "", metadata_location);
-  FIRN_RETURN_IF_ERROR(
-      store_->CreateObject(ctx.scope, id, ObjectKind::kView, metadata_location, &audit));
+      MakeAudit(ctx, Operation::kRegisterView, AuditObject(id, ObjectKind::kView), "",
+                metadata_location);
+  FIRN_RETURN_IF_ERROR(store_->CreateObject(ctx.scope, id, ObjectKind::kView, metadata_location,
+                                            &audit, &claim));
   return LoadedView{metadata_location, std::move(view)};
 }
 

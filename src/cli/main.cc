@@ -8,6 +8,7 @@
 
 #include "app/admin_audit.h"
 #include "app/admin_commands.h"
+#include "app/location_index.h"
 #include "app/bootstrap_command.h"
 #include "app/server_app.h"
 #include "app/server_config.h"
@@ -42,13 +43,34 @@ int main(int argc, char** argv) {
                     "File holding the S3 secret key (or env FIRN_S3_SECRET_ACCESS_KEY)");
 
   // Identity settings (docs/auth.md), applied by name like the config file's keys.
-  std::map<std::string, std::string> identity_flags;
+  std::map<std::string, std::string> setting_flags;
   for (const char* name :
-       {"auth", "realm-header", "default-realm", "token-lifetime", "bootstrap-admin",
-        "oidc-issuer", "oidc-jwks-file", "oidc-jwks-url", "oidc-audience", "oidc-subject-claim",
-        "oidc-roles-claim", "oidc-role-prefix", "oidc-realm"}) {
-    serve->add_option(std::string("--") + name, identity_flags[name],
+       {"auth", "realm-header", "default-realm", "token-lifetime", "bootstrap-admin", "kek-file",
+        "previous-kek-file", "oidc-issuer", "oidc-jwks-file", "oidc-jwks-url", "oidc-audience",
+        "oidc-subject-claim", "oidc-roles-claim", "oidc-role-prefix", "oidc-realm"}) {
+    serve->add_option(std::string("--") + name, setting_flags[name],
                       "Identity setting (docs/auth.md); also FIRN_* and the config file");
+  }
+  // Input limits (docs/limits.md), applied by name as well.
+  serve->add_option("--storage-roots", setting_flags["storage-roots"],
+                    "Comma-separated locations catalogs may use (default: the warehouse; "
+                    "docs/storage.md)");
+  for (const char* name : {"max-property-key-bytes", "max-property-value-bytes",
+                           "max-properties-bytes", "max-properties", "max-metadata-file-bytes"}) {
+    serve->add_option(std::string("--") + name, setting_flags[name],
+                      "Input limit (docs/limits.md); also FIRN_* and the config file");
+  }
+  // Credential vending and remote signing (docs/vending.md), applied by name the same way.
+  for (const char* name : {"s3-role-arn", "s3-client-endpoint", "s3-sts-endpoint",
+                           "s3-sts-unavailable", "s3-path-style-access",
+                           "vended-credentials-seconds", "vending-strict"}) {
+    serve->add_option(std::string("--") + name, setting_flags[name],
+                      "Vending setting (docs/vending.md); also FIRN_* and the config file");
+  }
+  // Request limits (src/http/README.md), applied by name the same way.
+  for (const char* name : {"max-body-bytes", "max-connections", "max-inflight-body-bytes"}) {
+    serve->add_option(std::string("--") + name, setting_flags[name],
+                      "Request limit (src/http/README.md); also FIRN_* and the config file");
   }
 
   firn::app::BootstrapArgs bootstrap_args;
@@ -65,6 +87,15 @@ int main(int argc, char** argv) {
                         "Catalog to create with the realm (as for serve)");
   bootstrap->add_option("--warehouse", bootstrap_args.store.warehouse, "Its base location");
   bootstrap->add_flag("--no-catalog", bootstrap_args.no_catalog, "Create no catalog");
+  // The key-encryption key options of every command that opens signing keys.
+  auto add_kek_options = [](CLI::App* cmd, firn::app::StoreFlags& flags) {
+    cmd->add_option("--kek-file", flags.kek_file,
+                    "Key-encryption key file (else FIRN_KEK[_FILE]; SQLite default "
+                    "<db dir>.kek; docs/auth.md)");
+    cmd->add_option("--previous-kek-file", flags.previous_kek_file,
+                    "A previous key-encryption key that still opens keys (KEK rotation)");
+  };
+  add_kek_options(bootstrap, bootstrap_args.store);
 
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
@@ -119,6 +150,36 @@ int main(int argc, char** argv) {
                      "PostgreSQL password file (else FIRN_DB_PASSWORD)");
   rotate->add_option("--overlap", rotate_args.overlap_seconds,
                      "Seconds the previous key keeps verifying (default 3900)");
+  add_kek_options(rotate, rotate_args.store);
+
+  firn::app::RotateKekArgs rotate_kek_args;
+  auto* rotate_kek = admin->add_subcommand(
+      "rotate-kek",
+      "Re-seal every signing key under a new key-encryption key (docs/auth.md has the steps)");
+  rotate_kek->add_option("--db", rotate_kek_args.store.db_url, "Database URL (as for serve)");
+  rotate_kek->add_option("--data-dir", rotate_kek_args.store.data_dir, "Data directory");
+  rotate_kek->add_option("--password-file", rotate_kek_args.store.password_file,
+                         "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  add_kek_options(rotate_kek, rotate_kek_args.store);
+  rotate_kek->add_option("--new-kek-file", rotate_kek_args.new_kek_file,
+                         "The new KEK (required with a configured KEK; generated for the "
+                         "SQLite default file)");
+
+  std::string generate_kek_to;
+  auto* generate_kek = admin->add_subcommand(
+      "generate-kek", "Print a new key-encryption key, or write it to --to (mode 0600)");
+  generate_kek->add_option("--to", generate_kek_to, "File to create (must not exist)");
+
+  firn::app::LocationsArgs locations_args;
+  auto* locations = admin->add_subcommand(
+      "locations", "Report objects whose storage locations overlap (docs/storage.md); builds "
+                   "the location index of an older database first");
+  locations->add_option("--db", locations_args.store.db_url, "Database URL (as for serve)");
+  locations->add_option("--data-dir", locations_args.store.data_dir, "Data directory");
+  locations->add_option("--password-file", locations_args.store.password_file,
+                        "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  locations->add_flag("--rebuild", locations_args.rebuild,
+                      "Re-read every table and view and rebuild the index (keeps new claims)");
 
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
@@ -153,7 +214,7 @@ int main(int argc, char** argv) {
         return fail(st.error());
       }
     }
-    for (const auto& [name, value] : identity_flags) {
+    for (const auto& [name, value] : setting_flags) {
       if (value.empty()) continue;
       if (auto st = firn::app::ApplySetting(name, value, config); !st) return fail(st.error());
     }
@@ -161,8 +222,11 @@ int main(int argc, char** argv) {
   }
   if (bootstrap->parsed()) return firn::app::RunBootstrap(bootstrap_args);
   if (rotate->parsed()) return firn::app::RunRotateKeys(rotate_args);
+  if (rotate_kek->parsed()) return firn::app::RunRotateKek(rotate_kek_args);
+  if (generate_kek->parsed()) return firn::app::RunGenerateKek(generate_kek_to);
   if (backup->parsed()) return firn::app::RunAdminBackup(backup_db, backup_to);
   if (copy_store->parsed()) return firn::app::RunAdminCopyStore(copy_args);
   if (audit->parsed()) return firn::app::RunAdminAudit(audit_args);
+  if (locations->parsed()) return firn::app::RunAdminLocations(locations_args);
   return 0;
 }

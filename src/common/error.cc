@@ -20,6 +20,7 @@ std::string_view ErrorKindName(ErrorKind kind) {
     case ErrorKind::kAlreadyExists: return "AlreadyExists";
     case ErrorKind::kNamespaceNotEmpty: return "NamespaceNotEmpty";
     case ErrorKind::kCommitFailed: return "CommitFailed";
+    case ErrorKind::kLocationConflict: return "LocationConflict";
     case ErrorKind::kPayloadTooLarge: return "PayloadTooLarge";
     case ErrorKind::kUnprocessableEntity: return "UnprocessableEntity";
     case ErrorKind::kTooManyRequests: return "TooManyRequests";

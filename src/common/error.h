@@ -28,6 +28,7 @@ enum class ErrorKind {
   kAlreadyExists,         // 409 AlreadyExistsException
   kNamespaceNotEmpty,     // 409 NamespaceNotEmptyException
   kCommitFailed,          // 409 CommitFailedException: certainly not committed
+  kLocationConflict,      // 409 AlreadyExistsException: a location another object owns
   kPayloadTooLarge,       // 413 BadRequestException
   kUnprocessableEntity,   // 422 UnprocessableEntityException
   kTooManyRequests,       // 429 SlowDownException

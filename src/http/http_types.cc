@@ -4,20 +4,6 @@
 
 namespace firn::http {
 
-namespace {
-
-constexpr char ToLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
-}  // namespace
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (ToLowerAscii(a[i]) != ToLowerAscii(b[i])) return false;
-  }
-  return true;
-}
-
 std::string_view MethodName(Method m) {
   switch (m) {
     case Method::kGet: return "GET";
@@ -66,20 +52,25 @@ void Response::SetHeader(std::string name, std::string value) {
                 headers.end());
 }
 
-Response Response::Json(int status, std::string body) {
+namespace {
+
+// A response whose body is `body`, labelled with `content_type`.
+Response WithBody(int status, std::string_view content_type, std::string body) {
   Response r;
   r.status = status;
-  r.headers.push_back(Header{"Content-Type", "application/json"});
+  r.headers.push_back(Header{"Content-Type", std::string(content_type)});
   r.body = std::move(body);
   return r;
 }
 
+}  // namespace
+
+Response Response::Json(int status, std::string body) {
+  return WithBody(status, "application/json", std::move(body));
+}
+
 Response Response::Text(int status, std::string body) {
-  Response r;
-  r.status = status;
-  r.headers.push_back(Header{"Content-Type", "text/plain; charset=utf-8"});
-  r.body = std::move(body);
-  return r;
+  return WithBody(status, "text/plain; charset=utf-8", std::move(body));
 }
 
 Response Response::Empty(int status) {

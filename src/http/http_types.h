@@ -5,11 +5,14 @@
 // except PathParams, whose views point into the Router's patterns and the Request's `path`.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "common/strings.h"  // EqualsIgnoreCase: header names compare case-insensitively
 
 namespace firn::http {
 
@@ -17,9 +20,6 @@ enum class Method { kGet, kHead, kPost, kPut, kDelete, kPatch, kOptions, kOther 
 
 // "GET", "HEAD", ...; "OTHER" for kOther.
 std::string_view MethodName(Method m);
-
-// ASCII case-insensitive equality (header names, tokens).
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 struct Header {
   std::string name;  // as received; look-ups are case-insensitive
@@ -35,6 +35,10 @@ struct Request {
   std::string body;
   std::string remote_address;
   std::string request_id;  // assigned by the server, echoed as X-Request-Id
+  // Whatever the server's `admit` callback established from the header (see server.h), for
+  // the handler of the same request; empty when there is no admit callback. The server never
+  // reads it.
+  std::any context;
 
   // First header with this name (case-insensitive), or empty.
   std::string_view GetHeader(std::string_view name) const;

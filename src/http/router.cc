@@ -22,6 +22,7 @@ struct Pattern {
   std::vector<Segment> segments;
   size_t param_count = 0;
   std::array<Handler, kMethodCount> handlers;
+  std::array<uint32_t, kMethodCount> tags{};
   uint32_t method_mask = 0;
 
   bool Matches(const std::string_view* segs) const {
@@ -107,6 +108,31 @@ struct Router::Impl {
       std::stable_sort(b.param_first.begin(), b.param_first.end(), MoreSpecific);
     }
   }
+
+  // The pattern serving `request` (null when none), with the path split into `segs`/`count`;
+  // `allowed` collects the methods of the patterns that match the path.
+  const Pattern* Match(const Request& request, std::array<std::string_view, kMaxSegments>& segs,
+                       size_t& count, uint32_t& allowed) const {
+    allowed = 0;
+    if (!SplitPath(request.path, segs, count)) return nullptr;
+    const Bucket& bucket = buckets[count];
+    const size_t m = static_cast<size_t>(request.method);
+    auto try_list = [&](const std::vector<const Pattern*>& list) -> const Pattern* {
+      for (const Pattern* p : list) {
+        if (!p->Matches(segs.data())) continue;
+        if (m < kMethodCount && request.method != Method::kOther && p->handlers[m]) return p;
+        allowed |= p->method_mask;
+      }
+      return nullptr;
+    };
+    for (const auto& [first, list] : bucket.by_first_literal) {
+      if (first == segs[0]) {
+        if (const Pattern* hit = try_list(list)) return hit;
+        break;
+      }
+    }
+    return try_list(bucket.param_first);
+  }
 };
 
 Router::Router(Fallbacks fallbacks) : impl_(std::make_unique<Impl>()) {
@@ -116,7 +142,18 @@ Router::Router(Fallbacks fallbacks) : impl_(std::make_unique<Impl>()) {
 
 Router::~Router() = default;
 
-void Router::Add(Method method, std::string pattern, Handler handler) {
+std::vector<Router::RouteEntry> Router::Routes() const {
+  std::vector<RouteEntry> out;
+  for (const auto& p : impl_->patterns) {
+    for (size_t m = 0; m < kMethodCount; ++m) {
+      if (p->method_mask & (1u << m)) out.push_back({static_cast<Method>(m), p->source});
+    }
+  }
+  return out;
+}
+
+
+void Router::Add(Method method, std::string pattern, Handler handler, uint32_t tag) {
   std::array<std::string_view, kMaxSegments> segs;
   size_t count = 0;
   if (method == Method::kOther || !SplitPath(pattern, segs, count)) {
@@ -143,41 +180,31 @@ void Router::Add(Method method, std::string pattern, Handler handler) {
   }
   size_t m = static_cast<size_t>(method);
   p->handlers[m] = std::move(handler);
+  p->tags[m] = tag;
   p->method_mask |= 1u << m;
   impl_->Reindex();
+}
+
+Router::Found Router::Find(const Request& request) const {
+  std::array<std::string_view, kMaxSegments> segs;
+  size_t count = 0;
+  uint32_t allowed = 0;
+  const Pattern* hit = impl_->Match(request, segs, count, allowed);
+  if (hit == nullptr) return {};
+  return {.found = true, .tag = hit->tags[static_cast<size_t>(request.method)]};
 }
 
 Response Router::Dispatch(const Request& request) const {
   std::array<std::string_view, kMaxSegments> segs;
   size_t count = 0;
   uint32_t allowed = 0;
-  if (SplitPath(request.path, segs, count)) {
-    const Impl::Bucket& bucket = impl_->buckets[count];
-    const size_t m = static_cast<size_t>(request.method);
-    auto try_list = [&](const std::vector<const Pattern*>& list) -> const Pattern* {
-      for (const Pattern* p : list) {
-        if (!p->Matches(segs.data())) continue;
-        if (m < kMethodCount && request.method != Method::kOther && p->handlers[m]) return p;
-        allowed |= p->method_mask;
-      }
-      return nullptr;
-    };
-    const Pattern* hit = nullptr;
-    for (const auto& [first, list] : bucket.by_first_literal) {
-      if (first == segs[0]) {
-        hit = try_list(list);
-        break;
-      }
+  if (const Pattern* hit = impl_->Match(request, segs, count, allowed)) {
+    PathParams params;
+    params.reserve(hit->param_count);
+    for (size_t i = 0; i < count; ++i) {
+      if (hit->segments[i].is_param) params.emplace_back(hit->segments[i].text, segs[i]);
     }
-    if (hit == nullptr) hit = try_list(bucket.param_first);
-    if (hit != nullptr) {
-      PathParams params;
-      params.reserve(hit->param_count);
-      for (size_t i = 0; i < count; ++i) {
-        if (hit->segments[i].is_param) params.emplace_back(hit->segments[i].text, segs[i]);
-      }
-      return hit->handlers[m](request, params);
-    }
+    return hit->handlers[static_cast<size_t>(request.method)](request, params);
   }
   if (allowed != 0) {
     Response r = impl_->fallbacks.method_not_allowed ? impl_->fallbacks.method_not_allowed(request)

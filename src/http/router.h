@@ -11,7 +11,10 @@
 // - No implicit HEAD→GET: register HEAD routes explicitly.
 // - Unknown path → `not_found`. Path known under other methods only → `method_not_allowed`,
 //   and the router sets `Allow` (e.g. "GET, HEAD") on its response.
-// - Adding the same (method, pattern) twice replaces the handler.
+// - Adding the same (method, pattern) twice replaces the handler (and its tag).
+// - Each (method, pattern) carries a caller-defined `tag` (0 unless given) that Find reports
+//   without calling the handler, so a caller can decide how to treat a request (e.g. before
+//   reading its body) from the route it will reach.
 //
 // Thread-safety: Add before serving; Dispatch is then safe from any number of threads.
 // Errors: Dispatch does not catch exceptions from handlers (the server's last-resort catch
@@ -21,6 +24,7 @@
 // for the duration of the handler call.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,9 +53,24 @@ class Router {
 
   // `pattern` like "/v1/{prefix}/namespaces/{namespace}" (must start with '/', at most
   // kMaxSegments segments; a violating pattern is ignored and logged).
-  void Add(Method method, std::string pattern, Handler handler);
+  void Add(Method method, std::string pattern, Handler handler, uint32_t tag = 0);
+
+  // The route Dispatch would call for `request`, without calling it.
+  struct Found {
+    bool found = false;  // false: Dispatch answers with a fallback (404 or 405)
+    uint32_t tag = 0;
+  };
+  Found Find(const Request& request) const;
 
   Response Dispatch(const Request& request) const;
+
+  // Every (method, pattern) registered, in registration order of the patterns (methods in
+  // Method order). For describing the served API (rest/openapi.h); not for dispatching.
+  struct RouteEntry {
+    Method method;
+    std::string pattern;
+  };
+  std::vector<RouteEntry> Routes() const;
 
  private:
   struct Impl;

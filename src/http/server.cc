@@ -8,11 +8,15 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/beast/http.hpp>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
+
 #include "common/log.h"
+#include "http/heap_trim.h"
 #include "http/server_state.h"
 #include "http/session.h"
 
@@ -24,6 +28,53 @@ using tcp = net::ip::tcp;
 namespace {
 // Back-off after an accept failure such as EMFILE, so the loop does not spin.
 constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
+// Free heap memory worth handing back (see HeapTrimmer).
+constexpr uint64_t kTrimThreshold = 4u << 20;
+
+// The whole HTTP/1.1 answer sent to a connection over the cap: `overloaded`'s response with
+// Retry-After and Connection: close.
+std::string RenderRefusal(const ServerCallbacks& callbacks) {
+  Response r = Response::Text(503, "too many connections");
+  if (callbacks.overloaded) {
+    try {
+      r = callbacks.overloaded(Request{});
+    } catch (...) {
+      // keep the plain-text default
+    }
+  }
+  namespace bhttp = boost::beast::http;
+  bhttp::response<bhttp::string_body> res{bhttp::status::service_unavailable, 11};
+  for (const Header& h : r.headers) {
+    if (!EqualsIgnoreCase(h.name, "Content-Length") && !EqualsIgnoreCase(h.name, "Connection") &&
+        h.value.find_first_of("\r\n") == std::string::npos) {
+      res.set(h.name, h.value);
+    }
+  }
+  res.set(bhttp::field::retry_after, "1");
+  res.keep_alive(false);
+  res.body() = std::move(r.body);
+  res.prepare_payload();
+  std::ostringstream out;
+  out << res;
+  return out.str();
+}
+
+// Answers a connection over the cap and closes it, without a session or a buffer of its own:
+// one non-blocking write of the pre-built answer, then whatever the client already sent is
+// read into a stack buffer and dropped (closing with unread data would reset the connection
+// before the client reads the answer).
+void RefuseConnection(tcp::socket& socket, const std::string& answer) {
+  boost::system::error_code ec;
+  socket.non_blocking(true, ec);
+  socket.write_some(net::buffer(answer), ec);
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  char sink[4096];
+  for (int i = 0; i < 16; ++i) {
+    socket.read_some(net::buffer(sink), ec);
+    if (ec) break;
+  }
+  socket.close(ec);
+}
 }  // namespace
 
 // Member order matters: `state` outlives `ioc` (sessions destroyed with the io_context still
@@ -35,6 +86,9 @@ struct Server::Impl {
   tcp::acceptor acceptor{control};
   net::steady_timer drain_timer{control};
   net::steady_timer retry_timer{control};
+  net::steady_timer trim_timer{control};
+  HeapTrimmer trimmer{kTrimThreshold};
+  std::string refusal;  // RenderRefusal(), built by Run()
   uint16_t bound_port = 0;
   bool listening = false;
   std::atomic<bool> ran{false};
@@ -53,10 +107,29 @@ struct Server::Impl {
         });
         return;
       }
+      size_t open;
+      {
+        std::lock_guard lock(state.mu);
+        open = state.sessions.size();
+      }
+      if (open >= static_cast<size_t>(std::max(state.options.max_connections, 1))) {
+        RefuseConnection(socket, refusal);
+        return DoAccept();
+      }
       boost::system::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
       StartSession(state, std::move(socket));
       DoAccept();
+    });
+  }
+
+  // On `control`, every trim_interval: hand freed memory back once a burst has passed.
+  void ScheduleTrim() {
+    trim_timer.expires_after(state.options.trim_interval);
+    trim_timer.async_wait([this](boost::system::error_code ec) {
+      if (ec || state.stopping.load()) return;
+      trimmer.MaybeTrim();
+      ScheduleTrim();
     });
   }
 
@@ -65,6 +138,7 @@ struct Server::Impl {
     boost::system::error_code ignored;
     acceptor.close(ignored);
     retry_timer.cancel();
+    trim_timer.cancel();
     CloseIdleSessions(state);
     bool empty;
     {
@@ -139,7 +213,11 @@ void Server::Run() {
   // Keeps run() alive while requests sit in the worker pool with no I/O pending; the drain
   // ends the loop with ioc.stop().
   auto guard = net::make_work_guard(im.ioc);
-  net::post(im.control, [&im] { im.DoAccept(); });
+  im.refusal = RenderRefusal(im.state.callbacks);
+  net::post(im.control, [&im] {
+    im.DoAccept();
+    im.ScheduleTrim();
+  });
 
   std::vector<std::thread> threads;
   const int n = o.io_threads < 1 ? 1 : o.io_threads;

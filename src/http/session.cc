@@ -7,6 +7,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
@@ -26,8 +27,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr size_t kIdleReadChunk = 8192;
+constexpr size_t kIdleReadChunk = 2048;
 constexpr std::chrono::seconds kLingerTimeout{1};
+// Most a closing connection reads and drops while it lingers (a refused upload keeps coming).
+constexpr size_t kLingerMaxBytes = 1u << 20;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 Method ToMethod(bhttp::verb v) {
@@ -58,18 +61,28 @@ bool IsSafeHeader(const Header& h) {
   return h.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos;
 }
 
+// Runs `fn`; an exception is logged as "<what> threw" (with the request id) and gives nullopt.
+template <typename Fn>
+auto Guarded(std::string_view what, const std::string& request_id, Fn&& fn)
+    -> std::optional<decltype(fn())> {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    spdlog::error(R"("msg":"{} threw","request_id":"{}","what":"{}")", what, request_id,
+                  log::Escape(e.what()));
+  } catch (...) {
+    spdlog::error(R"("msg":"{} threw a non-exception","request_id":"{}")", what, request_id);
+  }
+  return std::nullopt;
+}
+
 // Runs a response-building callback; never throws. `fallback_status` is used when the callback
 // is missing or throws.
 Response CallSafely(const std::function<Response(const Request&)>& fn, const Request& req,
                     int fallback_status, std::string_view fallback_text) {
   if (fn) {
-    try {
-      return fn(req);
-    } catch (const std::exception& e) {
-      spdlog::error(R"("msg":"response callback threw","request_id":"{}","what":"{}")",
-                    req.request_id, log::Escape(e.what()));
-    } catch (...) {
-      spdlog::error(R"("msg":"response callback threw","request_id":"{}")", req.request_id);
+    if (auto r = Guarded("response callback", req.request_id, [&] { return fn(req); })) {
+      return std::move(*r);
     }
   }
   return Response::Text(fallback_status, std::string(fallback_text));
@@ -96,6 +109,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   ~Session() {
+    body_reservation_.Release();
     bool drained = false;
     {
       std::lock_guard lock(state_.mu);
@@ -130,9 +144,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void ReadNext() {
     if (state_.stopping.load()) return Close(false);
     parser_.emplace();
-    parser_->body_limit(state_.options.max_body_bytes);
     parser_->header_limit(state_.options.max_header_bytes);
+    // The body limit is decided once the request is admitted (OnAdmitted); until then no body
+    // byte is parsed.
+    parser_->body_limit(boost::none);
     if (buffer_.size() > 0) return ReadHeader();  // a pipelined request is already here
+    // An idle connection keeps no more than one small read buffer.
+    if (buffer_.capacity() > kIdleReadChunk) buffer_.shrink_to_fit();
     // Wait for the first byte under the idle timeout, then read the request under the read
     // timeout, so a slow sender cannot hold a connection for the (long) idle period.
     phase_ = Phase::kIdle;
@@ -154,9 +172,51 @@ class Session : public std::enable_shared_from_this<Session> {
                              });
   }
 
+  // The header is in: admit the request on a worker before any of its body is read. Without
+  // a body, admission and handling are one worker task.
   void OnHeader(beast::error_code ec) {
     if (ec) return OnReadError(ec);
-    if (parser_->is_done()) return OnRequest();
+    BuildRequest();
+    started_ = Clock::now();
+    phase_ = Phase::kHandling;
+    const bool has_body = !parser_->is_done();
+    auto self = shared_from_this();
+    bool queued = state_.pool && state_.pool->TrySubmit([self, has_body] {
+      if (has_body) return self->RunAdmission();
+      self->RunAdmissionAndHandler();
+    });
+    if (!queued) Respond(Overloaded(), /*close=*/has_body);
+  }
+
+  // On a worker thread; the session touches nothing else until the result is posted back.
+  void RunAdmission() {
+    Admission a = Admit();
+    net::post(strand_, [self = shared_from_this(), a = std::move(a)]() mutable {
+      self->OnAdmitted(std::move(a));
+    });
+  }
+
+  // On a worker thread: a request without a body.
+  void RunAdmissionAndHandler() {
+    Admission a = Admit();
+    Response r = a.refusal ? std::move(*a.refusal) : CallHandler();
+    net::post(strand_, [self = shared_from_this(), r = std::move(r)]() mutable {
+      self->Respond(std::move(r), /*close=*/false);
+    });
+  }
+
+  // On the strand: reserve the body's share of the budget, then read it.
+  void OnAdmitted(Admission a) {
+    if (a.refusal) return Respond(std::move(*a.refusal), /*close=*/true);
+    const uint64_t limit = std::min(a.max_body_bytes, state_.options.max_body_bytes);
+    const boost::optional<uint64_t> length = parser_->content_length();
+    if (length && *length > limit) return Respond(TooLarge(), /*close=*/true);
+    // A chunked body's size is unknown until its end: it reserves the whole limit.
+    if (!body_reservation_.Acquire(state_, length ? *length : limit)) {
+      return Respond(Overloaded(), /*close=*/true);
+    }
+    parser_->body_limit(limit);
+    phase_ = Phase::kReading;
     auto& msg = parser_->get();
     if (msg.version() >= 11 && EqualsIgnoreCase(msg[bhttp::field::expect], "100-continue")) {
       stream_.expires_after(state_.options.write_timeout);
@@ -175,19 +235,15 @@ class Session : public std::enable_shared_from_this<Session> {
     bhttp::async_read(stream_, buffer_, *parser_,
                       [self = shared_from_this()](beast::error_code ec, size_t) {
                         if (ec) return self->OnReadError(ec);
-                        self->OnRequest();
+                        self->OnBody();
                       });
   }
 
   void OnReadError(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) {
-      BuildRequest(/*with_body=*/false);
-      started_ = Clock::now();
-      return Respond(CallSafely(state_.callbacks.too_large, req_, 413, "request body too large"),
-                     /*close=*/true);
-    }
+    // Only an admitted body has a limit (a chunked one found too long): req_ is built.
+    if (ec == bhttp::error::body_limit) return Respond(TooLarge(), /*close=*/true);
     if (IsQuietCloseError(ec)) return Close(false);
-    BuildRequest(/*with_body=*/false);
+    BuildRequest();
     started_ = Clock::now();
     if (ec == bhttp::error::header_limit) {
       return Respond(Response::Text(431, "request header fields too large"), /*close=*/true);
@@ -195,7 +251,8 @@ class Session : public std::enable_shared_from_this<Session> {
     return Respond(Response::Text(400, "malformed HTTP request"), /*close=*/true);
   }
 
-  void BuildRequest(bool with_body) {
+  // The request line and headers (the body comes later, in OnBody).
+  void BuildRequest() {
     auto& msg = parser_->get();
     req_.method = ToMethod(msg.method());
     std::string_view target = msg.target();
@@ -213,11 +270,8 @@ class Session : public std::enable_shared_from_this<Session> {
       std::string_view n = f.name_string(), v = f.value();
       req_.headers.push_back(Header{std::string(n), std::string(v)});
     }
-    if (with_body) {
-      req_.body = std::move(msg.body());
-    } else {
-      req_.body.clear();
-    }
+    req_.body.clear();
+    req_.context.reset();
     req_.remote_address = remote_;
     std::string_view incoming = msg["X-Request-Id"];
     req_.request_id = IsAcceptableRequestId(incoming) ? std::string(incoming) : NewRequestId();
@@ -228,37 +282,62 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // ---- handling ---------------------------------------------------------------------------
 
-  void OnRequest() {
-    BuildRequest(/*with_body=*/true);
-    started_ = Clock::now();
+  void OnBody() {
+    req_.body = std::move(parser_->get().body());
     phase_ = Phase::kHandling;
     auto self = shared_from_this();
     bool queued = state_.pool && state_.pool->TrySubmit([self] { self->RunHandler(); });
     if (!queued) {
-      Response r = CallSafely(state_.callbacks.overloaded, req_, 503, "server overloaded");
-      r.SetHeader("Retry-After", "1");
-      Respond(std::move(r), /*close=*/false);
+      ReleaseBody();
+      Respond(Overloaded(), /*close=*/false);
     }
   }
 
   // On a worker thread. The session touches nothing else until the response is posted back.
   void RunHandler() {
-    Response r;
-    const auto& handler = state_.callbacks.handler;
-    try {
-      r = handler ? handler(req_) : Response::Text(404, "no handler");
-    } catch (const std::exception& e) {
-      spdlog::error(R"("msg":"handler threw","request_id":"{}","what":"{}")", req_.request_id,
-                    log::Escape(e.what()));
-      r = CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
-    } catch (...) {
-      spdlog::error(R"("msg":"handler threw a non-exception","request_id":"{}")",
-                    req_.request_id);
-      r = CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
-    }
+    Response r = CallHandler();
+    ReleaseBody();
     net::post(strand_, [self = shared_from_this(), r = std::move(r)]() mutable {
       self->Respond(std::move(r), /*close=*/false);
     });
+  }
+
+  // On a worker thread.
+  Admission Admit() {
+    const auto& admit = state_.callbacks.admit;
+    if (!admit) return Admission{};
+    if (auto a = Guarded("admission", req_.request_id, [&] { return admit(req_); })) {
+      return std::move(*a);
+    }
+    Admission refused;
+    refused.refusal = CallSafely(state_.callbacks.internal_error, req_, 500,
+                                 "internal server error");
+    return refused;
+  }
+
+  Response CallHandler() {
+    const auto& handler = state_.callbacks.handler;
+    if (!handler) return Response::Text(404, "no handler");
+    if (auto r = Guarded("handler", req_.request_id, [&] { return handler(req_); })) {
+      return std::move(*r);
+    }
+    return CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");
+  }
+
+  // Frees the request body and its share of the in-flight budget.
+  void ReleaseBody() {
+    std::string().swap(req_.body);
+    body_reservation_.Release();
+  }
+
+  Response Overloaded() {
+    Response r = CallSafely(state_.callbacks.overloaded, req_, 503, "server overloaded");
+    r.SetHeader("Retry-After", "1");
+    return r;
+  }
+
+  Response TooLarge() {
+    return CallSafely(state_.callbacks.too_large, req_, 413, "request body too large");
   }
 
   // ---- writing ----------------------------------------------------------------------------
@@ -307,6 +386,10 @@ class Session : public std::enable_shared_from_this<Session> {
         // Access logging must never take a connection down.
       }
     }
+    // Nothing of this exchange stays with an idle connection.
+    resp_ = Response{};
+    res_ = {};
+    req_.context.reset();
     if (ec) return Close(false);
     if (!keep) return Close(error_close);
     ReadNext();
@@ -315,8 +398,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // ---- closing ----------------------------------------------------------------------------
 
   // `linger`: the client may still be sending (e.g. an oversize body); read and discard for a
-  // moment after our response so closing with unread data does not reset the connection
-  // before the client has read the response.
+  // moment (at most kLingerTimeout and kLingerMaxBytes) after our response so closing with
+  // unread data does not reset the connection before the client has read the response.
   void Close(bool linger) {
     phase_ = Phase::kClosed;
     beast::error_code ec;
@@ -326,19 +409,19 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     stream_.expires_after(kLingerTimeout);
-    Discard();
+    Discard(kLingerMaxBytes);
   }
 
-  void Discard() {
+  void Discard(size_t budget) {
     buffer_.clear();
     stream_.async_read_some(buffer_.prepare(kIdleReadChunk),
-                            [self = shared_from_this()](beast::error_code ec, size_t) {
-                              if (ec) {
+                            [self = shared_from_this(), budget](beast::error_code ec, size_t n) {
+                              if (ec || n >= budget) {
                                 beast::error_code ignored;
                                 self->stream_.socket().close(ignored);
                                 return;
                               }
-                              self->Discard();
+                              self->Discard(budget - n);
                             });
   }
 
@@ -350,6 +433,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bhttp::response<bhttp::string_body> res_;
   Request req_;
   Response resp_;
+  BodyReservation body_reservation_;
   std::string remote_;
   Phase phase_ = Phase::kIdle;
   bool head_ = false;

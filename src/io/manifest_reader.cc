@@ -9,119 +9,37 @@
 #include "io/manifest_reader.h"
 
 #include <avro.h>
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "common/macros.h"
+#include "io/avro_schema.h"
 
 namespace firn::io {
 namespace {
 
 constexpr std::string_view kMagic("Obj\x01", 4);
 constexpr size_t kSyncSize = 16;
-constexpr int kMaxDepth = 64;
-constexpr size_t kMaxReasonChars = 200;
-
-// ---------------------------------------------------------------------------------------------
-// Avro C access (schema JSON only), serialised because Avro C's error text is global.
-
-std::mutex& AvroCMutex() {
-  static std::mutex mu;
-  return mu;
-}
-
-struct SchemaDeleter {
-  void operator()(avro_obj_t* schema) const {
-    std::lock_guard lock(AvroCMutex());
-    avro_schema_decref(schema);
-  }
-};
-using SchemaPtr = std::unique_ptr<avro_obj_t, SchemaDeleter>;
-
-std::string Clip(std::string_view text) {
-  if (text.size() <= kMaxReasonChars) return std::string(text);
-  return std::string(text.substr(0, kMaxReasonChars)) + "...";
-}
-
-Result<SchemaPtr> ParseSchema(std::string_view json) {
-  std::lock_guard lock(AvroCMutex());
-  avro_schema_t schema = nullptr;
-  if (avro_schema_from_json_length(json.data(), json.size(), &schema) != 0 || schema == nullptr) {
-    return Fail(ErrorKind::kBadRequest, "invalid writer schema: " + Clip(avro_strerror()));
-  }
-  return SchemaPtr(schema);
-}
-
-std::string_view TypeName(avro_schema_t schema) {
-  switch (avro_typeof(schema)) {
-    case AVRO_STRING: return "string";
-    case AVRO_BYTES: return "bytes";
-    case AVRO_INT32: return "int";
-    case AVRO_INT64: return "long";
-    case AVRO_FLOAT: return "float";
-    case AVRO_DOUBLE: return "double";
-    case AVRO_BOOLEAN: return "boolean";
-    case AVRO_NULL: return "null";
-    case AVRO_RECORD: return "record";
-    case AVRO_ENUM: return "enum";
-    case AVRO_FIXED: return "fixed";
-    case AVRO_MAP: return "map";
-    case AVRO_ARRAY: return "array";
-    case AVRO_UNION: return "union";
-    case AVRO_LINK: return "link";
-  }
-  return "unknown";
-}
-
-avro_schema_t Unlink(avro_schema_t schema) {
-  // Links point at a named type defined elsewhere; the depth cap guards a malformed cycle.
-  for (int i = 0; i < kMaxDepth && is_avro_link(schema); ++i) {
-    schema = avro_schema_link_target(schema);
-  }
-  return schema;
-}
-
-// Index of the record field called `name`, or -1. Iterates by index: a by-name miss in Avro C
-// would write its global error buffer outside our mutex.
-int FieldIndex(avro_schema_t record, std::string_view name) {
-  const size_t n = avro_schema_record_size(record);
-  for (size_t i = 0; i < n; ++i) {
-    const char* field = avro_schema_record_field_name(record, static_cast<int>(i));
-    if (field != nullptr && name == field) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-// The record behind `schema` (unwrapping links and an optional [null, record] union), or null.
-avro_schema_t StaticRecord(avro_schema_t schema) {
-  schema = Unlink(schema);
-  if (schema != nullptr && is_avro_union(schema)) {
-    for (size_t i = 0; i < avro_schema_union_size(schema); ++i) {
-      avro_schema_t branch = Unlink(avro_schema_union_branch(schema, static_cast<int>(i)));
-      if (is_avro_record(branch)) return branch;
-    }
-    return nullptr;
-  }
-  return is_avro_record(schema) ? schema : nullptr;
-}
-
-Status RequireFields(avro_schema_t record, std::string_view record_name,
-                     std::initializer_list<std::string_view> names) {
-  for (std::string_view name : names) {
-    if (FieldIndex(record, name) < 0) {
-      return Fail(ErrorKind::kBadRequest,
-                  "writer schema of " + std::string(record_name) + " has no field '" +
-                      std::string(name) + "'");
-    }
-  }
-  return Ok();
-}
+using avro::Clip;
+using avro::FieldIndex;
+using avro::kMaxDepth;
+using avro::ParseSchema;
+using avro::RequireFields;
+using avro::SchemaPtr;
+using avro::StaticRecord;
+using avro::TypeName;
+using avro::Unlink;
 
 // ---------------------------------------------------------------------------------------------
 // Bounds-checked binary decoding.

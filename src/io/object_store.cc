@@ -1,37 +1,33 @@
 #include "io/object_store.h"
 
-#include <cctype>
+#include <array>
 #include <string>
 #include <utility>
 
 #include "common/macros.h"
 #include "io/local/local_object_store.h"
-#include "io/s3/s3_location.h"
 #include "io/s3/s3_object_store.h"
+#include "io/storage_schemes.h"
 
 namespace firn::io {
 namespace {
 
-// The URI scheme ("s3" in "s3://b/k"), or "" when there is none.
-std::string_view SchemeOf(std::string_view uri) {
-  size_t colon = uri.find(':');
-  if (colon == std::string_view::npos || colon == 0) return {};
-  if (!std::isalpha(static_cast<unsigned char>(uri[0]))) return {};
-  for (size_t i = 1; i < colon; ++i) {
-    unsigned char c = static_cast<unsigned char>(uri[i]);
-    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return {};
-  }
-  return uri.substr(0, colon);
-}
+using Stores = std::array<std::unique_ptr<ObjectStore>, kStoreKindCount>;
 
-// Sends each URI to the store for its scheme. Thread-safe: the stores are.
+// Sends each URI to the store its scheme's registry entry names (io/storage_schemes.h).
+// Thread-safe: the stores are.
 class RoutingObjectStore final : public ObjectStore {
  public:
-  explicit RoutingObjectStore(std::unique_ptr<ObjectStore> s3 = nullptr) : s3_(std::move(s3)) {}
+  // stores[k] serves StoreKind k; null when that kind is not configured.
+  explicit RoutingObjectStore(Stores stores) : stores_(std::move(stores)) {}
 
   Result<std::string> Read(std::string_view uri) override {
     FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(uri));
     return store->Read(uri);
+  }
+  Result<std::string> ReadAtMost(std::string_view uri, size_t max_bytes) override {
+    FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(uri));
+    return store->ReadAtMost(uri, max_bytes);
   }
   Status WriteNew(std::string_view uri, std::string_view data) override {
     FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(uri));
@@ -52,39 +48,59 @@ class RoutingObjectStore final : public ObjectStore {
 
  private:
   Result<ObjectStore*> Route(std::string_view uri) {
-    if (IsLocalUri(uri)) return &local_;
-    if (s3::IsS3Uri(uri)) {
-      if (s3_ == nullptr) {
-        return Fail(ErrorKind::kIllegalArgument, "Unsupported storage scheme: " +
-                                                     std::string(SchemeOf(uri)),
-                    "S3 storage is not configured (no S3 settings given to MakeObjectStore)");
-      }
-      return s3_.get();
+    const std::string_view written = UriScheme(uri);
+    if (const StorageScheme* scheme = StorageSchemeOf(uri)) {
+      if (ObjectStore* store = stores_[static_cast<size_t>(scheme->store)].get()) return store;
+      const std::string kind(StoreKindName(scheme->store));
+      return Fail(ErrorKind::kIllegalArgument,
+                  "Unsupported storage scheme: " + std::string(written),
+                  kind + " storage is not configured (no " + kind +
+                      " settings given to MakeObjectStore)");
     }
-    std::string_view scheme = SchemeOf(uri);
-    if (scheme.empty()) {
+    if (written.empty()) {
       return Fail(ErrorKind::kIllegalArgument,
                   "Storage location must be an absolute path or a URI: " + std::string(uri));
     }
-    return Fail(ErrorKind::kIllegalArgument, "Unsupported storage scheme: " + std::string(scheme));
+    return Fail(ErrorKind::kIllegalArgument, "Unsupported storage scheme: " + std::string(written));
   }
 
-  LocalObjectStore local_;
-  std::unique_ptr<ObjectStore> s3_;  // null when S3 is not configured
+  Stores stores_;
 };
+
+// The store of one kind; null when the configuration leaves that kind out. A StoreKind added
+// to the registry without a case here does not compile (-Wswitch, warnings are errors).
+Result<std::unique_ptr<ObjectStore>> MakeStore(StoreKind kind, const ObjectStoreConfig& config) {
+  switch (kind) {
+    case StoreKind::kLocal:
+      return std::unique_ptr<ObjectStore>(std::make_unique<LocalObjectStore>());
+    case StoreKind::kS3: {
+      if (!config.s3) return std::unique_ptr<ObjectStore>();
+      FIRN_ASSIGN_OR_RETURN(auto s3, s3::S3ObjectStore::Create(*config.s3));
+      return std::unique_ptr<ObjectStore>(std::move(s3));
+    }
+  }
+  return Fail(ErrorKind::kInternal, "Unknown store kind");
+}
 
 }  // namespace
 
+Error ObjectTooLargeError(std::string_view uri, size_t max_bytes) {
+  return Error(ErrorKind::kPayloadTooLarge, "Object is larger than " +
+                                                std::to_string(max_bytes) + " bytes: " +
+                                                std::string(uri));
+}
+
 std::unique_ptr<ObjectStore> MakeDefaultObjectStore() {
-  return std::make_unique<RoutingObjectStore>();
+  // Without S3 settings nothing can fail: the local store is always there.
+  return std::move(*MakeObjectStore({}));
 }
 
 Result<std::unique_ptr<ObjectStore>> MakeObjectStore(const ObjectStoreConfig& config) {
-  std::unique_ptr<ObjectStore> s3;
-  if (config.s3) {
-    FIRN_ASSIGN_OR_RETURN(s3, s3::S3ObjectStore::Create(*config.s3));
+  Stores stores;
+  for (int k = 0; k < kStoreKindCount; ++k) {
+    FIRN_ASSIGN_OR_RETURN(stores[k], MakeStore(static_cast<StoreKind>(k), config));
   }
-  return std::unique_ptr<ObjectStore>(std::make_unique<RoutingObjectStore>(std::move(s3)));
+  return std::unique_ptr<ObjectStore>(std::make_unique<RoutingObjectStore>(std::move(stores)));
 }
 
 }  // namespace firn::io

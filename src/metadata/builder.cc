@@ -4,29 +4,25 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <set>
 #include <unordered_set>
 
 #include "common/macros.h"
+#include "common/strings.h"
 #include "common/uuid.h"
 #include "metadata/builder_internal.h"
 #include "metadata/serde.h"
-#include "metadata/table_update_json.h"
 
 namespace firn::metadata {
 
 namespace {
 
-using builder_internal::kBranch;
-using builder_internal::kMainBranch;
+using builder_internal::Invalid;
 using builder_internal::kRowLineageFormatVersion;
-using builder_internal::kTag;
 using builder_internal::kVoidTransform;
 
 constexpr int kInitialSortOrderId = 1;  // 0 is reserved for the unsorted order
-constexpr std::string_view kRetryPrefix = "Validation failed, please retry: ";
 
 // Used on create/replace but never persisted (checklist §5.2).
 constexpr std::array<std::string_view, 9> kReservedProperties = {
@@ -36,19 +32,6 @@ constexpr std::array<std::string_view, 9> kReservedProperties = {
 
 bool IsReservedProperty(std::string_view key) {
   return std::ranges::find(kReservedProperties, key) != kReservedProperties.end();
-}
-
-template <typename... Args>
-std::unexpected<Error> Invalid(ErrorKind kind, fmt::format_string<Args...> format,
-                               Args&&... args) {
-  return Fail(kind, fmt::format(format, std::forward<Args>(args)...));
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
 }
 
 // Java's PartitionSpec.compatibleWith: same fields in order, ignoring field ids.
@@ -91,74 +74,21 @@ void AddImplicitMain(TableMetadata& m) {
   m.refs[std::string(kMainBranch)] = SnapshotRef{std::string(kBranch), *m.current_snapshot_id};
 }
 
-// Applies updates one at a time, tracking what "last added" and "added in this commit" mean.
-class Builder {
- public:
-  Builder(TableMetadata start, bool creating, int64_t now_ms)
-      : m_(std::move(start)), creating_(creating), now_ms_(now_ms) {}
+// set-current-schema, set-default-spec and set-default-sort-order: the requested id with "last
+// added" resolved, which must name an item that `exists`; `what` names the kind ("sort order"),
+// `unknown` starts the error for an id that names none.
+template <typename Exists>
+Result<int> ExistingId(int requested, std::optional<int> last_added, std::string_view what,
+                       Exists exists, std::string_view unknown) {
+  std::string none_added = fmt::format("Cannot set last added {0}: no {0} has been added", what);
+  FIRN_ASSIGN_OR_RETURN(int id, ResolveLastAdded(requested, last_added, none_added));
+  if (!exists(id)) return Invalid(ErrorKind::kIllegalArgument, "{}: {}", unknown, id);
+  return id;
+}
 
-  Status Apply(const TableUpdate& update) {
-    return std::visit([this](const auto& u) { return Handle(u); }, update);
-  }
+}  // namespace
 
-  // Completes a create, drops intermediate/dangling snapshot-log entries.
-  Status Finish();
-
-  TableMetadata& metadata() { return m_; }
-  int64_t MaxAddedSnapshotTimestamp() const {
-    int64_t max = 0;
-    for (int64_t id : added_snapshot_ids_) {
-      // An added snapshot may have been removed again later in the same commit.
-      if (const Snapshot* snapshot = m_.FindSnapshot(id)) max = std::max(max, snapshot->timestamp_ms);
-    }
-    return max;
-  }
-
- private:
-  Status Handle(const AssignUuid& u);
-  Status Handle(const UpgradeFormatVersion& u);
-  Status Handle(const AddSchema& u);
-  Status Handle(const SetCurrentSchema& u);
-  Status Handle(const AddPartitionSpec& u);
-  Status Handle(const SetDefaultSpec& u);
-  Status Handle(const AddSortOrder& u);
-  Status Handle(const SetDefaultSortOrder& u);
-  Status Handle(const AddSnapshot& u);
-  Status Handle(const SetSnapshotRef& u);
-  Status Handle(const RemoveSnapshots& u);
-  Status Handle(const RemoveSnapshotRef& u);
-  Status Handle(const SetLocation& u);
-  Status Handle(const SetProperties& u);
-  Status Handle(const RemoveProperties& u);
-  Status Handle(const SetStatistics& u);
-  Status Handle(const RemoveStatistics& u);
-  Status Handle(const SetPartitionStatistics& u);
-  Status Handle(const RemovePartitionStatistics& u);
-  Status Handle(const RemovePartitionSpecs& u);
-  Status Handle(const RemoveSchemas& u);
-  Status Handle(const AddEncryptionKey& u);
-  Status Handle(const RemoveEncryptionKey& u);
-
-  // The schema new specs and orders bind to: the current one, or during a create the one added
-  // last before set-current-schema arrives.
-  const Schema* BindingSchema() const {
-    if (const Schema* schema = m_.CurrentSchema()) return schema;
-    return last_added_schema_id_ ? m_.FindSchema(*last_added_schema_id_) : nullptr;
-  }
-  template <typename Field>
-  Status CheckSources(const std::vector<Field>& fields, std::string_view what) const;
-  Status AssignPartitionFieldIds(PartitionSpec& spec) const;
-  void EnsureDefaultSpecAndOrder();
-
-  TableMetadata m_;
-  bool creating_;
-  int64_t now_ms_;
-  std::optional<int> last_added_schema_id_;
-  std::optional<int> last_added_spec_id_;
-  std::optional<int> last_added_order_id_;
-  std::vector<int64_t> added_snapshot_ids_;
-  std::vector<int64_t> main_set_to_added_;  // added snapshots that main pointed at, in order
-};
+namespace builder_internal {
 
 Status Builder::Handle(const AssignUuid& u) {
   if (!IsUuid(u.uuid)) return Fail(ErrorKind::kIllegalArgument, "Cannot assign uuid: not a UUID");
@@ -212,21 +142,13 @@ Status Builder::Handle(const AddSchema& u) {
 }
 
 Status Builder::Handle(const SetCurrentSchema& u) {
-  int id = u.schema_id;
-  if (id == kLastAdded) {
-    if (!last_added_schema_id_) {
-      return Fail(ErrorKind::kValidation,
-                  "Cannot set last added schema: no schema has been added");
-    }
-    id = *last_added_schema_id_;
-  }
-  if (m_.FindSchema(id) == nullptr) {
-    return Invalid(ErrorKind::kIllegalArgument,
-                   "Cannot set current schema to unknown schema: {}", id);
-  }
   // Specs and orders hold source ids only, so there is nothing to re-bind; the final validation
   // checks that the default spec and order still fit the new schema.
-  m_.current_schema_id = id;
+  FIRN_ASSIGN_OR_RETURN(
+      m_.current_schema_id,
+      ExistingId(u.schema_id, last_added_schema_id_, "schema",
+                 [&](int id) { return m_.FindSchema(id) != nullptr; },
+                 "Cannot set current schema to unknown schema"));
   return Ok();
 }
 
@@ -311,7 +233,8 @@ Status Builder::Handle(const AddPartitionSpec& u) {
   }
   PartitionSpec spec = u.spec;
   FIRN_RETURN_IF_ERROR(AssignPartitionFieldIds(spec));
-  spec.spec_id = MaxId(m_.partition_specs, [](const PartitionSpec& s) { return s.spec_id; }, -1) + 1;
+  spec.spec_id =
+      MaxId(m_.partition_specs, [](const PartitionSpec& s) { return s.spec_id; }, -1) + 1;
   for (const PartitionField& field : spec.fields) {
     m_.last_partition_id = std::max(m_.last_partition_id, *field.field_id);
   }
@@ -321,18 +244,11 @@ Status Builder::Handle(const AddPartitionSpec& u) {
 }
 
 Status Builder::Handle(const SetDefaultSpec& u) {
-  int id = u.spec_id;
-  if (id == kLastAdded) {
-    if (!last_added_spec_id_) {
-      return Fail(ErrorKind::kValidation, "Cannot set last added spec: no spec has been added");
-    }
-    id = *last_added_spec_id_;
-  }
-  if (m_.FindSpec(id) == nullptr) {
-    return Invalid(ErrorKind::kIllegalArgument,
-                   "Cannot set default partition spec to unknown spec: {}", id);
-  }
-  m_.default_spec_id = id;
+  FIRN_ASSIGN_OR_RETURN(
+      m_.default_spec_id,
+      ExistingId(u.spec_id, last_added_spec_id_, "spec",
+                 [&](int id) { return m_.FindSpec(id) != nullptr; },
+                 "Cannot set default partition spec to unknown spec"));
   return Ok();
 }
 
@@ -367,136 +283,11 @@ Status Builder::Handle(const AddSortOrder& u) {
 }
 
 Status Builder::Handle(const SetDefaultSortOrder& u) {
-  int id = u.sort_order_id;
-  if (id == kLastAdded) {
-    if (!last_added_order_id_) {
-      return Fail(ErrorKind::kValidation,
-                  "Cannot set last added sort order: no sort order has been added");
-    }
-    id = *last_added_order_id_;
-  }
-  if (m_.FindSortOrder(id) == nullptr) {
-    return Invalid(ErrorKind::kIllegalArgument,
-                   "Cannot set default sort order to unknown order: {}", id);
-  }
-  m_.default_sort_order_id = id;
-  return Ok();
-}
-
-Status Builder::Handle(const AddSnapshot& u) {
-  // A create that sends no spec/order before its first snapshot gets the defaults now.
-  if (creating_) EnsureDefaultSpecAndOrder();
-  if (m_.schemas.empty()) {
-    return Fail(ErrorKind::kValidation, "Attempting to add a snapshot before a schema is added");
-  }
-  if (m_.partition_specs.empty()) {
-    return Fail(ErrorKind::kValidation,
-                "Attempting to add a snapshot before a partition spec is added");
-  }
-  if (m_.sort_orders.empty()) {
-    return Fail(ErrorKind::kValidation,
-                "Attempting to add a snapshot before a sort order is added");
-  }
-  Snapshot snapshot = u.snapshot;
-  if (m_.FindSnapshot(snapshot.snapshot_id) != nullptr) {
-    return Invalid(ErrorKind::kValidation, "Snapshot already exists for id: {}",
-                   snapshot.snapshot_id);
-  }
-  if (m_.format_version == 1) {
-    snapshot.sequence_number.reset();  // v1 has no sequence numbers
-  } else {
-    int64_t sequence_number = snapshot.sequence_number.value_or(0);
-    if (sequence_number <= m_.last_sequence_number && snapshot.parent_snapshot_id) {
-      return Invalid(ErrorKind::kCommitFailed,
-                     "{}Cannot add snapshot with sequence number {} older than last sequence "
-                     "number {}",
-                     kRetryPrefix, sequence_number, m_.last_sequence_number);
-    }
-    // A parentless snapshot may carry a lower number; never move last-sequence-number back.
-    m_.last_sequence_number = std::max(m_.last_sequence_number, sequence_number);
-  }
-  if (m_.format_version >= kRowLineageFormatVersion) {
-    if (!snapshot.first_row_id) {
-      return Fail(ErrorKind::kValidation, "Cannot add a snapshot: first-row-id is null");
-    }
-    if (!snapshot.added_rows || *snapshot.added_rows < 0) {
-      return Fail(ErrorKind::kValidation,
-                  "Cannot add a snapshot: added-rows must be set and not negative");
-    }
-    int64_t next_row_id = m_.next_row_id.value_or(0);
-    if (*snapshot.first_row_id < next_row_id) {
-      return Invalid(ErrorKind::kCommitFailed,
-                     "{}Cannot add a snapshot, first-row-id is behind table next-row-id: {} < {}",
-                     kRetryPrefix, *snapshot.first_row_id, next_row_id);
-    }
-    m_.next_row_id = next_row_id + *snapshot.added_rows;
-  }
-  added_snapshot_ids_.push_back(snapshot.snapshot_id);
-  m_.snapshots.push_back(std::move(snapshot));
-  return Ok();
-}
-
-Status Builder::Handle(const SetSnapshotRef& u) {
-  const SnapshotRef& ref = u.ref;
-  if (ref.type != kBranch && ref.type != kTag) {
-    return Fail(ErrorKind::kIllegalArgument, "Invalid ref type: must be 'branch' or 'tag'");
-  }
-  if (u.ref_name.empty()) return Fail(ErrorKind::kIllegalArgument, "Ref name must not be empty");
-  if (u.ref_name == kMainBranch && ref.type != kBranch) {
-    return Fail(ErrorKind::kValidation, "Cannot set main to a tag: main must be a branch");
-  }
-  if (ref.type == kTag && ref.min_snapshots_to_keep) {
-    return Fail(ErrorKind::kIllegalArgument, "Tags do not support setting minSnapshotsToKeep");
-  }
-  if (ref.type == kTag && ref.max_snapshot_age_ms) {
-    return Fail(ErrorKind::kIllegalArgument, "Tags do not support setting maxSnapshotAgeMs");
-  }
-  if (ref.min_snapshots_to_keep && *ref.min_snapshots_to_keep <= 0) {
-    return Fail(ErrorKind::kIllegalArgument, "Min snapshots to keep must be greater than 0");
-  }
-  if (ref.max_snapshot_age_ms && *ref.max_snapshot_age_ms <= 0) {
-    return Fail(ErrorKind::kIllegalArgument, "Max snapshot age must be greater than 0 ms");
-  }
-  if (ref.max_ref_age_ms && *ref.max_ref_age_ms <= 0) {
-    return Fail(ErrorKind::kIllegalArgument, "Max reference age must be greater than 0");
-  }
-  auto existing = m_.refs.find(u.ref_name);
-  if (existing != m_.refs.end() && existing->second == ref) return Ok();
-  const Snapshot* snapshot = m_.FindSnapshot(ref.snapshot_id);
-  if (snapshot == nullptr) {
-    return Invalid(ErrorKind::kValidation, "Cannot set {} to unknown snapshot: {}",
-                   json_read::Truncate(u.ref_name), ref.snapshot_id);
-  }
-  if (u.ref_name == kMainBranch) {
-    bool added_here = std::ranges::find(added_snapshot_ids_, ref.snapshot_id) !=
-                      added_snapshot_ids_.end();
-    // A snapshot added in this commit became current when it was made; a rollback is now.
-    m_.snapshot_log.push_back({added_here ? snapshot->timestamp_ms : now_ms_, ref.snapshot_id});
-    if (added_here) main_set_to_added_.push_back(ref.snapshot_id);
-    m_.current_snapshot_id = ref.snapshot_id;
-  }
-  m_.refs[u.ref_name] = ref;
-  return Ok();
-}
-
-Status Builder::Handle(const RemoveSnapshots& u) {
-  std::unordered_set<int64_t> ids(u.snapshot_ids.begin(), u.snapshot_ids.end());
-  size_t removed = std::erase_if(
-      m_.snapshots, [&](const Snapshot& s) { return ids.contains(s.snapshot_id); });
-  if (removed == 0) return Ok();
-  // Refs left dangling go too; losing main clears the current snapshot.
-  std::erase_if(m_.refs, [&](const auto& entry) { return ids.contains(entry.second.snapshot_id); });
-  if (!m_.refs.contains(std::string(kMainBranch))) m_.current_snapshot_id.reset();
-  std::erase_if(m_.statistics,
-                [&](const StatisticsFile& f) { return ids.contains(f.snapshot_id); });
-  std::erase_if(m_.partition_statistics,
-                [&](const PartitionStatisticsFile& f) { return ids.contains(f.snapshot_id); });
-  return Ok();  // snapshot-log is pruned in Finish
-}
-
-Status Builder::Handle(const RemoveSnapshotRef& u) {
-  if (u.ref_name == kMainBranch) m_.current_snapshot_id.reset();
-  m_.refs.erase(u.ref_name);
+  FIRN_ASSIGN_OR_RETURN(
+      m_.default_sort_order_id,
+      ExistingId(u.sort_order_id, last_added_order_id_, "sort order",
+                 [&](int id) { return m_.FindSortOrder(id) != nullptr; },
+                 "Cannot set default sort order to unknown order"));
   return Ok();
 }
 
@@ -518,53 +309,6 @@ Status Builder::Handle(const RemoveProperties& u) {
   return Ok();
 }
 
-Status Builder::Handle(const SetStatistics& u) {
-  int64_t id = u.statistics.snapshot_id;
-  if (u.snapshot_id && *u.snapshot_id != id) {
-    return Invalid(ErrorKind::kIllegalArgument,
-                   "Cannot set statistics: snapshot-id {} does not match the statistics file's "
-                   "snapshot-id {}",
-                   *u.snapshot_id, id);
-  }
-  if (m_.FindSnapshot(id) == nullptr) {
-    return Invalid(ErrorKind::kValidation, "Cannot set statistics for unknown snapshot: {}", id);
-  }
-  auto it = std::ranges::find(m_.statistics, id, &StatisticsFile::snapshot_id);
-  if (it != m_.statistics.end()) {
-    *it = u.statistics;
-  } else {
-    m_.statistics.push_back(u.statistics);
-  }
-  return Ok();
-}
-
-Status Builder::Handle(const RemoveStatistics& u) {
-  std::erase_if(m_.statistics,
-                [&](const StatisticsFile& f) { return f.snapshot_id == u.snapshot_id; });
-  return Ok();
-}
-
-Status Builder::Handle(const SetPartitionStatistics& u) {
-  int64_t id = u.partition_statistics.snapshot_id;
-  if (m_.FindSnapshot(id) == nullptr) {
-    return Invalid(ErrorKind::kValidation,
-                   "Cannot set partition statistics for unknown snapshot: {}", id);
-  }
-  auto it = std::ranges::find(m_.partition_statistics, id, &PartitionStatisticsFile::snapshot_id);
-  if (it != m_.partition_statistics.end()) {
-    *it = u.partition_statistics;
-  } else {
-    m_.partition_statistics.push_back(u.partition_statistics);
-  }
-  return Ok();
-}
-
-Status Builder::Handle(const RemovePartitionStatistics& u) {
-  std::erase_if(m_.partition_statistics,
-                [&](const PartitionStatisticsFile& f) { return f.snapshot_id == u.snapshot_id; });
-  return Ok();
-}
-
 Status Builder::Handle(const RemovePartitionSpecs& u) {
   if (std::ranges::find(u.spec_ids, m_.default_spec_id) != u.spec_ids.end()) {
     return Fail(ErrorKind::kIllegalArgument, "Cannot remove the default partition spec");
@@ -583,36 +327,6 @@ Status Builder::Handle(const RemoveSchemas& u) {
   std::erase_if(m_.schemas, [&](const Schema& s) {
     return std::ranges::find(u.schema_ids, s.schema_id) != u.schema_ids.end();
   });
-  return Ok();
-}
-
-Status Builder::Handle(const AddEncryptionKey& u) {
-  if (m_.format_version < kRowLineageFormatVersion) {
-    return Invalid(ErrorKind::kValidation,
-                   "Cannot add encryption key: encryption keys need format v3, table is v{}",
-                   m_.format_version);
-  }
-  if (u.encryption_key.key_id.empty()) {
-    return Fail(ErrorKind::kIllegalArgument, "Cannot add encryption key: key-id is empty");
-  }
-  // Idempotent per key-id.
-  if (std::ranges::find(m_.encryption_keys, u.encryption_key.key_id, &EncryptionKey::key_id) ==
-      m_.encryption_keys.end()) {
-    m_.encryption_keys.push_back(u.encryption_key);
-  }
-  return Ok();
-}
-
-Status Builder::Handle(const RemoveEncryptionKey& u) {
-  for (const Snapshot& snapshot : m_.snapshots) {
-    if (snapshot.key_id == u.key_id) {
-      return Invalid(ErrorKind::kValidation,
-                     "Cannot remove encryption key: snapshot {} still uses it",
-                     snapshot.snapshot_id);
-    }
-  }
-  std::erase_if(m_.encryption_keys,
-                [&](const EncryptionKey& key) { return key.key_id == u.key_id; });
   return Ok();
 }
 
@@ -666,6 +380,12 @@ Status Builder::Finish() {
   m_.snapshot_log = std::move(log);
   return Ok();
 }
+
+}  // namespace builder_internal
+
+namespace {
+
+using builder_internal::Builder;
 
 TableMetadata NewTableMetadata(int format_version) {
   TableMetadata m;

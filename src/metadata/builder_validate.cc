@@ -8,6 +8,8 @@
 
 #include "metadata/builder.h"
 #include "metadata/builder_internal.h"
+#include "metadata/json_keys.h"
+#include "metadata/serde_util.h"
 #include "metadata/table_update_json.h"
 
 namespace firn::metadata {
@@ -16,21 +18,11 @@ namespace builder_internal {
 
 namespace {
 
-constexpr std::string_view kIdKey = "id";
-constexpr std::string_view kTypeKey = "type";
-constexpr std::string_view kFieldsKey = "fields";
-constexpr std::string_view kElementIdKey = "element-id";
-constexpr std::string_view kElementKey = "element";
-constexpr std::string_view kKeyIdKey = "key-id";
-constexpr std::string_view kKeyKey = "key";
-constexpr std::string_view kValueIdKey = "value-id";
-constexpr std::string_view kValueKey = "value";
-
 void CollectFromFields(const boost::json::array& fields, std::unordered_set<int>& ids);
 
 void AddId(const boost::json::object& object, std::string_view key, std::unordered_set<int>& ids) {
   if (const boost::json::value* id = object.if_contains(key)) {
-    if (std::optional<int> number = json_read::AsInt(*id)) ids.insert(*number);
+    if (std::optional<int> number = AsInt(*id)) ids.insert(*number);
   }
 }
 
@@ -38,14 +30,14 @@ void AddId(const boost::json::object& object, std::string_view key, std::unorder
 void CollectFromType(const boost::json::value& type, std::unordered_set<int>& ids) {
   if (!type.is_object()) return;
   const boost::json::object& object = type.get_object();
-  if (const boost::json::value* fields = object.if_contains(kFieldsKey);
+  if (const boost::json::value* fields = object.if_contains(kFields);
       fields != nullptr && fields->is_array()) {
     CollectFromFields(fields->get_array(), ids);
   }
-  AddId(object, kElementIdKey, ids);
-  AddId(object, kKeyIdKey, ids);
-  AddId(object, kValueIdKey, ids);
-  for (std::string_view key : {kElementKey, kKeyKey, kValueKey}) {
+  AddId(object, kElementId, ids);
+  AddId(object, kKeyId, ids);
+  AddId(object, kValueId, ids);
+  for (std::string_view key : {kElement, kKey, kValue}) {
     if (const boost::json::value* child = object.if_contains(key)) CollectFromType(*child, ids);
   }
 }
@@ -53,8 +45,8 @@ void CollectFromType(const boost::json::value& type, std::unordered_set<int>& id
 void CollectFromFields(const boost::json::array& fields, std::unordered_set<int>& ids) {
   for (const boost::json::value& field : fields) {
     if (!field.is_object()) continue;
-    AddId(field.get_object(), kIdKey, ids);
-    if (const boost::json::value* type = field.get_object().if_contains(kTypeKey)) {
+    AddId(field.get_object(), kId, ids);
+    if (const boost::json::value* type = field.get_object().if_contains(kType)) {
       CollectFromType(*type, ids);
     }
   }
@@ -153,7 +145,7 @@ Status ValidateTableMetadata(const TableMetadata& m) {
       return Invalid(fmt::format("ref {} points to unknown snapshot {}", name, ref.snapshot_id));
     }
   }
-  auto main = m.refs.find(std::string(builder_internal::kMainBranch));
+  auto main = m.refs.find(std::string(kMainBranch));
   if (m.current_snapshot_id) {
     if (!snapshot_ids.contains(*m.current_snapshot_id)) {
       return Invalid(fmt::format("current snapshot {} not found", *m.current_snapshot_id));

@@ -24,7 +24,7 @@ bool IsGzipMetadataLocation(std::string_view location) {
   return EndsWith(location, ".gz.metadata.json") || EndsWith(location, ".metadata.json.gz");
 }
 
-Result<std::string> Gunzip(std::string_view data) {
+Result<std::string> Gunzip(std::string_view data, size_t max_inflated) {
   z_stream zs{};
   if (inflateInit2(&zs, kGzipWindowBits) != Z_OK) {
     return Fail(ErrorKind::kInternal, "Cannot initialise gzip decoder");
@@ -34,16 +34,16 @@ Result<std::string> Gunzip(std::string_view data) {
   std::string out;
   int rc = Z_OK;
   while (rc != Z_STREAM_END) {
-    size_t old_size = out.size();
-    if (old_size >= kMaxInflatedMetadataBytes) {
-      inflateEnd(&zs);
-      return Fail(ErrorKind::kInternal, "Cannot read metadata file: inflated size over limit");
-    }
-    out.resize(old_size + kChunk);
+    const size_t old_size = out.size();
+    if (old_size > max_inflated) break;
+    // At most one byte past the limit: a stream that ends exactly at it still reads.
+    const size_t room = max_inflated - old_size;
+    const size_t chunk = room >= kChunk ? kChunk : room + 1;
+    out.resize(old_size + chunk);
     zs.next_out = reinterpret_cast<Bytef*>(out.data() + old_size);
-    zs.avail_out = static_cast<uInt>(kChunk);
+    zs.avail_out = static_cast<uInt>(chunk);
     rc = inflate(&zs, Z_NO_FLUSH);
-    out.resize(old_size + (kChunk - zs.avail_out));
+    out.resize(old_size + (chunk - zs.avail_out));
     if (rc == Z_STREAM_END) break;
     // Z_BUF_ERROR with input left means no progress was possible: truncated input.
     if (rc != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
@@ -52,12 +52,16 @@ Result<std::string> Gunzip(std::string_view data) {
     }
   }
   inflateEnd(&zs);
+  if (out.size() > max_inflated) {
+    return Fail(ErrorKind::kInternal, "Cannot read metadata file: inflated size over limit");
+  }
   return out;
 }
 
-Result<std::string> GunzipIfNeeded(std::string_view location, std::string bytes) {
+Result<std::string> GunzipIfNeeded(std::string_view location, std::string bytes,
+                                   size_t max_inflated) {
   if (!HasGzipMagic(bytes)) return bytes;
-  Result<std::string> inflated = Gunzip(bytes);
+  Result<std::string> inflated = Gunzip(bytes, max_inflated);
   if (!inflated) {
     inflated.error().detail = "location: " + std::string(location);
   }

@@ -21,11 +21,13 @@ bool IsGzipMetadataLocation(std::string_view location);
 
 // Returns `bytes` inflated when they are gzip, else unchanged. The gzip magic decides (JSON
 // never starts with 0x1f), so a mislabelled file still reads; `location` is only used for
-// the error message's context.
-Result<std::string> GunzipIfNeeded(std::string_view location, std::string bytes);
+// the error message's context. Inflating stops past `max_inflated` bytes (an error).
+Result<std::string> GunzipIfNeeded(std::string_view location, std::string bytes,
+                                   size_t max_inflated = kMaxInflatedMetadataBytes);
 
-// Inflates one gzip stream.
-Result<std::string> Gunzip(std::string_view data);
+// Inflates one gzip stream of at most `max_inflated` bytes.
+Result<std::string> Gunzip(std::string_view data,
+                           size_t max_inflated = kMaxInflatedMetadataBytes);
 
 // Deflates `data` into a gzip stream (default level).
 std::string Gzip(std::string_view data);

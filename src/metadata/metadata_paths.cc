@@ -5,27 +5,12 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/strings.h"
 #include "common/uuid.h"
 #include "metadata/gzip.h"
 #include "metadata/serde.h"
 
 namespace firn::metadata {
-
-namespace {
-std::string_view StripOneSlash(std::string_view s) {
-  if (!s.empty() && s.back() == '/') s.remove_suffix(1);
-  return s;
-}
-
-bool IsGzipCodec(const TableMetadata& m) {
-  auto it = m.properties.find(std::string(kMetadataCompressionProperty));
-  if (it == m.properties.end()) return false;
-  std::string codec = it->second;
-  std::transform(codec.begin(), codec.end(), codec.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return codec == "gzip";
-}
-}  // namespace
 
 int ParseMetadataVersion(std::string_view location) {
   size_t slash = location.rfind('/');
@@ -43,22 +28,35 @@ int ParseMetadataVersion(std::string_view location) {
   return version;
 }
 
-std::string MetadataDirectory(const TableMetadata& m) {
-  auto it = m.properties.find(std::string(kWriteMetadataPathProperty));
-  if (it != m.properties.end() && !it->second.empty()) {
-    return std::string(StripOneSlash(it->second));
+std::string MetadataDirectoryOf(const Properties& properties, std::string_view location) {
+  auto it = properties.find(std::string(kWriteMetadataPathProperty));
+  if (it != properties.end() && !it->second.empty()) {
+    return std::string(StripOneTrailingSlash(it->second));
   }
-  return std::string(StripOneSlash(m.location)) + "/metadata";
+  return std::string(StripOneTrailingSlash(location)) + "/metadata";
 }
 
-std::string NewMetadataLocation(const TableMetadata& next,
-                                std::optional<std::string_view> base_location) {
+std::string NewMetadataLocationOf(const Properties& properties, std::string_view location,
+                                  std::string_view default_codec,
+                                  std::optional<std::string_view> base_location) {
   int version = 0;
   if (base_location) version = std::max(ParseMetadataVersion(*base_location), 0) + 1;
   char prefix[16];
   std::snprintf(prefix, sizeof(prefix), "%05d-", version);
-  return MetadataDirectory(next) + "/" + prefix + NewUuidV4() +
-         (IsGzipCodec(next) ? ".gz.metadata.json" : ".metadata.json");
+  auto codec = properties.find(std::string(kMetadataCompressionProperty));
+  const bool gzip =
+      EqualsIgnoreCase(codec == properties.end() ? default_codec : codec->second, "gzip");
+  return MetadataDirectoryOf(properties, location) + "/" + prefix + NewUuidV4() +
+         (gzip ? ".gz.metadata.json" : ".metadata.json");
+}
+
+std::string MetadataDirectory(const TableMetadata& m) {
+  return MetadataDirectoryOf(m.properties, m.location);
+}
+
+std::string NewMetadataLocation(const TableMetadata& next,
+                                std::optional<std::string_view> base_location) {
+  return NewMetadataLocationOf(next.properties, next.location, "none", base_location);
 }
 
 std::string EncodeMetadataFile(const TableMetadata& metadata, std::string_view location) {

@@ -3,6 +3,7 @@
 // Thread-safety: pure functions (NewMetadataLocation draws a random UUID).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,20 @@ inline constexpr std::string_view kMetadataCompressionProperty =
 // last '/' and the next '-'. -1 when the name has no such prefix (e.g. `v3.metadata.json`).
 int ParseMetadataVersion(std::string_view location);
 
-// Directory for new metadata files: `write.metadata.path` if set, else
-// `<location>/metadata`; one trailing '/' is stripped from either.
+using Properties = std::map<std::string, std::string>;
+
+// Directory for new metadata files of a table or view with these properties and location:
+// `write.metadata.path` if set, else `<location>/metadata`; one trailing '/' is stripped from
+// either.
+std::string MetadataDirectoryOf(const Properties& properties, std::string_view location);
+// A never-used location in that directory for the file after `base_location` (see
+// NewMetadataLocation). Gzip'd when `write.metadata.compression-codec`, or `default_codec`
+// when it is unset, is gzip (any case).
+std::string NewMetadataLocationOf(const Properties& properties, std::string_view location,
+                                  std::string_view default_codec,
+                                  std::optional<std::string_view> base_location);
+
+// MetadataDirectoryOf the table.
 std::string MetadataDirectory(const TableMetadata& metadata);
 
 // A never-used location for the file that will hold `next`. The version is 0 for a create

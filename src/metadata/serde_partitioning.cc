@@ -1,8 +1,8 @@
 // Partition spec and sort order JSON (table spec, Appendix C).
-#include <cctype>
 #include <utility>
 
 #include "common/macros.h"
+#include "metadata/json_keys.h"
 #include "metadata/serde.h"
 #include "metadata/serde_util.h"
 
@@ -11,16 +11,6 @@ namespace firn::metadata {
 namespace json = boost::json;
 
 namespace {
-constexpr std::string_view kSpecId = "spec-id";
-constexpr std::string_view kOrderId = "order-id";
-constexpr std::string_view kFields = "fields";
-constexpr std::string_view kSourceId = "source-id";
-constexpr std::string_view kSourceIds = "source-ids";
-constexpr std::string_view kFieldId = "field-id";
-constexpr std::string_view kName = "name";
-constexpr std::string_view kTransform = "transform";
-constexpr std::string_view kDirection = "direction";
-constexpr std::string_view kNullOrder = "null-order";
 
 struct Sources {
   int source_id = 0;
@@ -48,13 +38,8 @@ void WriteSources(json::object& out, int source_id, const std::vector<int>& sour
   if (source_ids.empty()) {
     out[kSourceId] = source_id;
   } else {
-    out[kSourceIds] = IntArray(source_ids);
+    out[kSourceIds] = JsonArray(source_ids);
   }
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 Result<PartitionField> PartitionFieldFromJson(const json::value& value) {
@@ -69,6 +54,15 @@ Result<PartitionField> PartitionFieldFromJson(const json::value& value) {
   return field;
 }
 
+json::object PartitionFieldToJson(const PartitionField& f) {
+  json::object out;
+  out[kName] = f.name;
+  out[kTransform] = f.transform;
+  WriteSources(out, f.source_id, f.source_ids);
+  if (f.field_id) out[kFieldId] = *f.field_id;
+  return out;
+}
+
 Result<SortField> SortFieldFromJson(const json::value& value) {
   FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "sort field"));
   SortField field;
@@ -76,17 +70,19 @@ Result<SortField> SortFieldFromJson(const json::value& value) {
   FIRN_ASSIGN_OR_RETURN(Sources sources, ReadSources(r));
   field.source_id = sources.source_id;
   field.source_ids = std::move(sources.source_ids);
-  FIRN_ASSIGN_OR_RETURN(std::string direction, r.String(kDirection));
-  field.direction = Lower(std::move(direction));
-  if (field.direction != "asc" && field.direction != "desc") {
-    return r.Invalid(kDirection, "must be \"asc\" or \"desc\"");
-  }
-  FIRN_ASSIGN_OR_RETURN(std::string null_order, r.String(kNullOrder));
-  field.null_order = Lower(std::move(null_order));
-  if (field.null_order != "nulls-first" && field.null_order != "nulls-last") {
-    return r.Invalid(kNullOrder, "must be \"nulls-first\" or \"nulls-last\"");
-  }
+  FIRN_ASSIGN_OR_RETURN(field.direction, r.LowerEither(kDirection, "asc", "desc"));
+  FIRN_ASSIGN_OR_RETURN(field.null_order,
+                        r.LowerEither(kNullOrder, "nulls-first", "nulls-last"));
   return field;
+}
+
+json::object SortFieldToJson(const SortField& f) {
+  json::object out;
+  out[kTransform] = f.transform;
+  WriteSources(out, f.source_id, f.source_ids);
+  out[kDirection] = f.direction;
+  out[kNullOrder] = f.null_order;
+  return out;
 }
 }  // namespace
 
@@ -96,28 +92,15 @@ Result<PartitionSpec> PartitionSpecFromJson(const json::value& value) {
   // spec-id is read-only in REST requests; stored metadata always carries it.
   FIRN_ASSIGN_OR_RETURN(std::optional<int> id, r.OptInt(kSpecId));
   spec.spec_id = id.value_or(0);
-  FIRN_ASSIGN_OR_RETURN(const json::array* fields, r.Array(kFields));
-  for (const json::value& f : *fields) {
-    FIRN_ASSIGN_OR_RETURN(PartitionField field, PartitionFieldFromJson(f));
-    spec.fields.push_back(std::move(field));
-  }
+  FIRN_ASSIGN_OR_RETURN(spec.fields,
+                        RequiredList<PartitionField>(r, kFields, PartitionFieldFromJson));
   return spec;
 }
 
 json::object PartitionSpecToJson(const PartitionSpec& spec) {
-  json::array fields;
-  fields.reserve(spec.fields.size());
-  for (const PartitionField& f : spec.fields) {
-    json::object out;
-    out[kName] = f.name;
-    out[kTransform] = f.transform;
-    WriteSources(out, f.source_id, f.source_ids);
-    if (f.field_id) out[kFieldId] = *f.field_id;
-    fields.emplace_back(std::move(out));
-  }
   json::object out;
   out[kSpecId] = spec.spec_id;
-  out[kFields] = std::move(fields);
+  out[kFields] = JsonArray(spec.fields, PartitionFieldToJson);
   return out;
 }
 
@@ -125,28 +108,14 @@ Result<SortOrder> SortOrderFromJson(const json::value& value) {
   FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "sort order"));
   SortOrder order;
   FIRN_ASSIGN_OR_RETURN(order.order_id, r.Int(kOrderId));
-  FIRN_ASSIGN_OR_RETURN(const json::array* fields, r.Array(kFields));
-  for (const json::value& f : *fields) {
-    FIRN_ASSIGN_OR_RETURN(SortField field, SortFieldFromJson(f));
-    order.fields.push_back(std::move(field));
-  }
+  FIRN_ASSIGN_OR_RETURN(order.fields, RequiredList<SortField>(r, kFields, SortFieldFromJson));
   return order;
 }
 
 json::object SortOrderToJson(const SortOrder& order) {
-  json::array fields;
-  fields.reserve(order.fields.size());
-  for (const SortField& f : order.fields) {
-    json::object out;
-    out[kTransform] = f.transform;
-    WriteSources(out, f.source_id, f.source_ids);
-    out[kDirection] = f.direction;
-    out[kNullOrder] = f.null_order;
-    fields.emplace_back(std::move(out));
-  }
   json::object out;
   out[kOrderId] = order.order_id;
-  out[kFields] = std::move(fields);
+  out[kFields] = JsonArray(order.fields, SortFieldToJson);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/macros.h"
+#include "metadata/json_keys.h"
 #include "metadata/serde.h"
 #include "metadata/serde_util.h"
 #include "metadata/types.h"
@@ -13,12 +14,6 @@ namespace firn::metadata {
 namespace json = boost::json;
 
 namespace {
-constexpr std::string_view kType = "type";
-constexpr std::string_view kSchemaId = "schema-id";
-constexpr std::string_view kIdentifierFieldIds = "identifier-field-ids";
-constexpr std::string_view kFields = "fields";
-constexpr std::string_view kInitialDefault = "initial-default";
-constexpr std::string_view kWriteDefault = "write-default";
 constexpr int kDefaultValuesMinFormatVersion = 3;
 
 bool HasNonNull(const json::object& field, std::string_view key) {
@@ -61,7 +56,7 @@ json::object SchemaToJson(const Schema& schema) {
   out[kType] = "struct";
   out[kSchemaId] = schema.schema_id;
   if (!schema.identifier_field_ids.empty()) {
-    out[kIdentifierFieldIds] = IntArray(schema.identifier_field_ids);
+    out[kIdentifierFieldIds] = JsonArray(schema.identifier_field_ids);
   }
   out[kFields] = schema.fields;
   return out;
@@ -112,7 +107,8 @@ Status ValidateSchemaTypes(const Schema& schema, int format_version) {
 
 int MaxFieldId(const Schema& schema) {
   int max_id = 0;
-  ForEachFieldNode(schema.fields, [&](const FieldNode& node) { max_id = std::max(max_id, node.id); });
+  ForEachFieldNode(schema.fields,
+                   [&](const FieldNode& node) { max_id = std::max(max_id, node.id); });
   return max_id;
 }
 

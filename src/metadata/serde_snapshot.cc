@@ -1,38 +1,14 @@
 // Snapshot, snapshot reference, statistics and encryption key JSON (table spec, Appendix C).
-#include <cctype>
 #include <utility>
 
 #include "common/macros.h"
+#include "metadata/json_keys.h"
 #include "metadata/serde.h"
 #include "metadata/serde_util.h"
 
 namespace firn::metadata {
 
 namespace json = boost::json;
-
-namespace {
-constexpr std::string_view kSnapshotId = "snapshot-id";
-constexpr std::string_view kParentSnapshotId = "parent-snapshot-id";
-constexpr std::string_view kSequenceNumber = "sequence-number";
-constexpr std::string_view kTimestampMs = "timestamp-ms";
-constexpr std::string_view kManifestList = "manifest-list";
-constexpr std::string_view kManifests = "manifests";
-constexpr std::string_view kSummary = "summary";
-constexpr std::string_view kOperation = "operation";
-constexpr std::string_view kSchemaId = "schema-id";
-constexpr std::string_view kFirstRowId = "first-row-id";
-constexpr std::string_view kAddedRows = "added-rows";
-constexpr std::string_view kKeyId = "key-id";
-constexpr std::string_view kType = "type";
-constexpr std::string_view kMinSnapshotsToKeep = "min-snapshots-to-keep";
-constexpr std::string_view kMaxSnapshotAgeMs = "max-snapshot-age-ms";
-constexpr std::string_view kMaxRefAgeMs = "max-ref-age-ms";
-constexpr std::string_view kStatisticsPath = "statistics-path";
-constexpr std::string_view kFileSizeInBytes = "file-size-in-bytes";
-constexpr std::string_view kFileFooterSizeInBytes = "file-footer-size-in-bytes";
-constexpr std::string_view kBlobMetadata = "blob-metadata";
-constexpr std::string_view kEncryptedKeyMetadata = "encrypted-key-metadata";
-}  // namespace
 
 Result<Snapshot> SnapshotFromJson(const json::value& value) {
   FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "snapshot"));
@@ -84,9 +60,7 @@ json::object SnapshotToJson(const Snapshot& s) {
   if (s.manifest_list) {
     out[kManifestList] = *s.manifest_list;
   } else if (!s.manifests.empty()) {
-    json::array manifests;
-    for (const std::string& m : s.manifests) manifests.emplace_back(m);
-    out[kManifests] = std::move(manifests);
+    out[kManifests] = JsonArray(s.manifests);
   }
   if (s.schema_id) out[kSchemaId] = *s.schema_id;
   if (s.first_row_id) out[kFirstRowId] = *s.first_row_id;
@@ -95,60 +69,51 @@ json::object SnapshotToJson(const Snapshot& s) {
   return out;
 }
 
+namespace {
+// Java reads the type case-insensitively; the spec's lowercase form is kept.
+Result<std::string> RefType(const JsonReader& r, std::string_view key) {
+  return r.LowerEither(key, kBranch, kTag);
+}
+
+using SnapshotRefJson =
+    JsonRecord<SnapshotRef, Field<&SnapshotRef::snapshot_id, kSnapshotId>,
+               Field<&SnapshotRef::type, kType, &RefType>,
+               Field<&SnapshotRef::min_snapshots_to_keep, kMinSnapshotsToKeep>,
+               Field<&SnapshotRef::max_snapshot_age_ms, kMaxSnapshotAgeMs>,
+               Field<&SnapshotRef::max_ref_age_ms, kMaxRefAgeMs>>;
+}  // namespace
+
 Result<SnapshotRef> SnapshotRefFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "snapshot reference"));
-  SnapshotRef ref;
-  FIRN_ASSIGN_OR_RETURN(ref.snapshot_id, r.Long(kSnapshotId));
-  FIRN_ASSIGN_OR_RETURN(ref.type, r.String(kType));
-  for (char& c : ref.type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ref.type != "branch" && ref.type != "tag") {
-    return r.Invalid(kType, "must be \"branch\" or \"tag\"");
-  }
-  FIRN_ASSIGN_OR_RETURN(ref.min_snapshots_to_keep, r.OptInt(kMinSnapshotsToKeep));
-  FIRN_ASSIGN_OR_RETURN(ref.max_snapshot_age_ms, r.OptLong(kMaxSnapshotAgeMs));
-  FIRN_ASSIGN_OR_RETURN(ref.max_ref_age_ms, r.OptLong(kMaxRefAgeMs));
-  return ref;
+  return SnapshotRefJson::Read(value, "snapshot reference");
 }
 
-json::object SnapshotRefToJson(const SnapshotRef& ref) {
-  json::object out;
-  out[kSnapshotId] = ref.snapshot_id;
-  out[kType] = ref.type;
-  if (ref.min_snapshots_to_keep) out[kMinSnapshotsToKeep] = *ref.min_snapshots_to_keep;
-  if (ref.max_snapshot_age_ms) out[kMaxSnapshotAgeMs] = *ref.max_snapshot_age_ms;
-  if (ref.max_ref_age_ms) out[kMaxRefAgeMs] = *ref.max_ref_age_ms;
-  return out;
-}
+json::object SnapshotRefToJson(const SnapshotRef& ref) { return SnapshotRefJson::Write(ref); }
 
+// Statistics files and encryption keys are kept as their objects; only the fields the spec
+// requires are checked, and the one the server uses is read.
 Result<StatisticsFile> StatisticsFileFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "statistics file"));
-  StatisticsFile file;
-  FIRN_ASSIGN_OR_RETURN(file.snapshot_id, r.Long(kSnapshotId));
-  FIRN_RETURN_IF_ERROR(r.String(kStatisticsPath));
-  FIRN_RETURN_IF_ERROR(r.Long(kFileSizeInBytes));
-  FIRN_RETURN_IF_ERROR(r.Long(kFileFooterSizeInBytes));
-  FIRN_RETURN_IF_ERROR(r.Array(kBlobMetadata));
-  file.json = r.object();
-  return file;
+  using Record = JsonRecord<StatisticsFile, Field<&StatisticsFile::snapshot_id, kSnapshotId>,
+                            Checked<std::string, kStatisticsPath>,
+                            Checked<int64_t, kFileSizeInBytes>,
+                            Checked<int64_t, kFileFooterSizeInBytes>,
+                            Checked<const json::array*, kBlobMetadata>,
+                            WholeObject<&StatisticsFile::json>>;
+  return Record::Read(value, "statistics file");
 }
 
 Result<PartitionStatisticsFile> PartitionStatisticsFileFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "partition statistics file"));
-  PartitionStatisticsFile file;
-  FIRN_ASSIGN_OR_RETURN(file.snapshot_id, r.Long(kSnapshotId));
-  FIRN_RETURN_IF_ERROR(r.String(kStatisticsPath));
-  FIRN_RETURN_IF_ERROR(r.Long(kFileSizeInBytes));
-  file.json = r.object();
-  return file;
+  using Record =
+      JsonRecord<PartitionStatisticsFile, Field<&PartitionStatisticsFile::snapshot_id, kSnapshotId>,
+                 Checked<std::string, kStatisticsPath>, Checked<int64_t, kFileSizeInBytes>,
+                 WholeObject<&PartitionStatisticsFile::json>>;
+  return Record::Read(value, "partition statistics file");
 }
 
 Result<EncryptionKey> EncryptionKeyFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "encryption key"));
-  EncryptionKey key;
-  FIRN_ASSIGN_OR_RETURN(key.key_id, r.String(kKeyId));
-  FIRN_RETURN_IF_ERROR(r.String(kEncryptedKeyMetadata));
-  key.json = r.object();
-  return key;
+  using Record = JsonRecord<EncryptionKey, Field<&EncryptionKey::key_id, kKeyId>,
+                            Checked<std::string, kEncryptedKeyMetadata>,
+                            WholeObject<&EncryptionKey::json>>;
+  return Record::Read(value, "encryption key");
 }
 
 }  // namespace firn::metadata

@@ -1,12 +1,12 @@
 // Whole table metadata documents (table spec, "Table Metadata Fields" and Appendix C),
 // including the v1 legacy forms (`schema`, `partition-spec`, missing lists).
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <utility>
 
 #include "common/macros.h"
+#include "metadata/json_keys.h"
 #include "metadata/serde.h"
 #include "metadata/serde_util.h"
 
@@ -15,54 +15,7 @@ namespace firn::metadata {
 namespace json = boost::json;
 
 namespace {
-constexpr std::string_view kFormatVersion = "format-version";
-constexpr std::string_view kTableUuid = "table-uuid";
-constexpr std::string_view kLocation = "location";
-constexpr std::string_view kLastSequenceNumber = "last-sequence-number";
-constexpr std::string_view kLastUpdatedMs = "last-updated-ms";
-constexpr std::string_view kLastColumnId = "last-column-id";
-constexpr std::string_view kSchema = "schema";
-constexpr std::string_view kSchemas = "schemas";
-constexpr std::string_view kCurrentSchemaId = "current-schema-id";
-constexpr std::string_view kPartitionSpec = "partition-spec";
-constexpr std::string_view kPartitionSpecs = "partition-specs";
-constexpr std::string_view kDefaultSpecId = "default-spec-id";
-constexpr std::string_view kLastPartitionId = "last-partition-id";
-constexpr std::string_view kSortOrders = "sort-orders";
-constexpr std::string_view kDefaultSortOrderId = "default-sort-order-id";
-constexpr std::string_view kProperties = "properties";
-constexpr std::string_view kCurrentSnapshotId = "current-snapshot-id";
-constexpr std::string_view kNextRowId = "next-row-id";
-constexpr std::string_view kEncryptionKeys = "encryption-keys";
-constexpr std::string_view kRefs = "refs";
-constexpr std::string_view kSnapshots = "snapshots";
-constexpr std::string_view kStatistics = "statistics";
-constexpr std::string_view kPartitionStatistics = "partition-statistics";
-constexpr std::string_view kSnapshotLog = "snapshot-log";
-constexpr std::string_view kMetadataLog = "metadata-log";
-constexpr std::string_view kFields = "fields";
-constexpr std::string_view kSpecId = "spec-id";
-constexpr std::string_view kTimestampMs = "timestamp-ms";
-constexpr std::string_view kSnapshotId = "snapshot-id";
-constexpr std::string_view kMetadataFile = "metadata-file";
-constexpr std::string_view kMainBranch = "main";
 constexpr int kRowLineageMinFormatVersion = 3;
-// Boost's default (32) is too shallow for deeply nested schemas.
-constexpr size_t kMaxJsonDepth = 512;
-
-// Parses every element of an optional list with `parse`.
-template <typename T, typename Parse>
-Result<std::vector<T>> ParseList(const JsonReader& r, std::string_view key, Parse parse) {
-  FIRN_ASSIGN_OR_RETURN(const json::array* items, r.OptArray(key));
-  std::vector<T> out;
-  if (items == nullptr) return out;
-  out.reserve(items->size());
-  for (const json::value& item : *items) {
-    FIRN_ASSIGN_OR_RETURN(T parsed, parse(item));
-    out.push_back(std::move(parsed));
-  }
-  return out;
-}
 
 // Partition fields without `field-id` (v1 files) get ids like Java's v1 builder: 1000, 1001, ...
 void AssignMissingPartitionFieldIds(PartitionSpec& spec) {
@@ -76,20 +29,19 @@ void AssignMissingPartitionFieldIds(PartitionSpec& spec) {
   }
 }
 
+using SnapshotLogJson = JsonRecord<SnapshotLogEntry,
+                                   Field<&SnapshotLogEntry::timestamp_ms, kTimestampMs>,
+                                   Field<&SnapshotLogEntry::snapshot_id, kSnapshotId>>;
+using MetadataLogJson = JsonRecord<MetadataLogEntry,
+                                   Field<&MetadataLogEntry::timestamp_ms, kTimestampMs>,
+                                   Field<&MetadataLogEntry::metadata_file, kMetadataFile>>;
+
 Result<SnapshotLogEntry> SnapshotLogEntryFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "snapshot-log entry"));
-  SnapshotLogEntry e;
-  FIRN_ASSIGN_OR_RETURN(e.timestamp_ms, r.Long(kTimestampMs));
-  FIRN_ASSIGN_OR_RETURN(e.snapshot_id, r.Long(kSnapshotId));
-  return e;
+  return SnapshotLogJson::Read(value, "snapshot-log entry");
 }
 
 Result<MetadataLogEntry> MetadataLogEntryFromJson(const json::value& value) {
-  FIRN_ASSIGN_OR_RETURN(JsonReader r, JsonReader::Of(value, "metadata-log entry"));
-  MetadataLogEntry e;
-  FIRN_ASSIGN_OR_RETURN(e.timestamp_ms, r.Long(kTimestampMs));
-  FIRN_ASSIGN_OR_RETURN(e.metadata_file, r.String(kMetadataFile));
-  return e;
+  return MetadataLogJson::Read(value, "metadata-log entry");
 }
 
 std::unexpected<Error> Invalid(std::string why) {
@@ -97,7 +49,7 @@ std::unexpected<Error> Invalid(std::string why) {
 }
 
 Status ReadSchemas(const JsonReader& r, TableMetadata& m) {
-  FIRN_ASSIGN_OR_RETURN(m.schemas, ParseList<Schema>(r, kSchemas, SchemaFromJson));
+  FIRN_ASSIGN_OR_RETURN(m.schemas, OptionalList<Schema>(r, kSchemas, SchemaFromJson));
   if (r.Has(kSchemas)) {
     FIRN_ASSIGN_OR_RETURN(std::optional<int> current, r.OptInt(kCurrentSchemaId));
     if (!current) {
@@ -163,7 +115,7 @@ Status ReadSortOrders(const JsonReader& r, TableMetadata& m) {
     m.default_sort_order_id = 0;
     return Ok();
   }
-  FIRN_ASSIGN_OR_RETURN(m.sort_orders, ParseList<SortOrder>(r, kSortOrders, SortOrderFromJson));
+  FIRN_ASSIGN_OR_RETURN(m.sort_orders, OptionalList<SortOrder>(r, kSortOrders, SortOrderFromJson));
   FIRN_ASSIGN_OR_RETURN(m.default_sort_order_id, r.Int(kDefaultSortOrderId));
   if (m.FindSortOrder(m.default_sort_order_id) == nullptr) {
     return Invalid("default-sort-order-id does not match any sort order");
@@ -176,7 +128,8 @@ Status ReadRefs(const JsonReader& r, TableMetadata& m) {
   if (refs == nullptr) {
     // Without refs, the current snapshot is the implicit main branch.
     if (m.current_snapshot_id) {
-      m.refs.emplace(std::string(kMainBranch), SnapshotRef{"branch", *m.current_snapshot_id});
+      m.refs.emplace(std::string(kMainBranch),
+                     SnapshotRef{std::string(kBranch), *m.current_snapshot_id});
     }
     return Ok();
   }
@@ -185,14 +138,6 @@ Status ReadRefs(const JsonReader& r, TableMetadata& m) {
     m.refs.emplace(std::string(name), std::move(ref));
   }
   return Ok();
-}
-
-template <typename T>
-json::array JsonObjects(const std::vector<T>& items) {
-  json::array out;
-  out.reserve(items.size());
-  for (const T& item : items) out.emplace_back(item.json);
-  return out;
 }
 
 }  // namespace
@@ -225,27 +170,23 @@ Result<TableMetadata> TableMetadataFromJson(const json::value& value) {
     m.next_row_id = next_row_id;
   }
   FIRN_ASSIGN_OR_RETURN(m.encryption_keys,
-                        ParseList<EncryptionKey>(r, kEncryptionKeys, EncryptionKeyFromJson));
+                        OptionalList<EncryptionKey>(r, kEncryptionKeys, EncryptionKeyFromJson));
   FIRN_RETURN_IF_ERROR(ReadRefs(r, m));
-  FIRN_ASSIGN_OR_RETURN(m.snapshots, ParseList<Snapshot>(r, kSnapshots, SnapshotFromJson));
+  FIRN_ASSIGN_OR_RETURN(m.snapshots, OptionalList<Snapshot>(r, kSnapshots, SnapshotFromJson));
   FIRN_ASSIGN_OR_RETURN(m.statistics,
-                        ParseList<StatisticsFile>(r, kStatistics, StatisticsFileFromJson));
+                        OptionalList<StatisticsFile>(r, kStatistics, StatisticsFileFromJson));
   FIRN_ASSIGN_OR_RETURN(m.partition_statistics,
-                        ParseList<PartitionStatisticsFile>(r, kPartitionStatistics,
+                        OptionalList<PartitionStatisticsFile>(r, kPartitionStatistics,
                                                            PartitionStatisticsFileFromJson));
   FIRN_ASSIGN_OR_RETURN(m.snapshot_log,
-                        ParseList<SnapshotLogEntry>(r, kSnapshotLog, SnapshotLogEntryFromJson));
+                        OptionalList<SnapshotLogEntry>(r, kSnapshotLog, SnapshotLogEntryFromJson));
   FIRN_ASSIGN_OR_RETURN(m.metadata_log,
-                        ParseList<MetadataLogEntry>(r, kMetadataLog, MetadataLogEntryFromJson));
+                        OptionalList<MetadataLogEntry>(r, kMetadataLog, MetadataLogEntryFromJson));
   return m;
 }
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {
-  boost::system::error_code ec;
-  json::parse_options options;
-  options.max_depth = kMaxJsonDepth;
-  json::value value = json::parse(json_text, ec, {}, options);
-  if (ec) return Invalid("invalid JSON");
+  FIRN_ASSIGN_OR_RETURN(json::value value, ParseJsonDocument(json_text, "table metadata"));
   return TableMetadataFromJson(value);
 }
 
@@ -262,23 +203,17 @@ json::object TableMetadataToJson(const TableMetadata& m) {
     if (const Schema* current = m.CurrentSchema()) out[kSchema] = SchemaToJson(*current);
   }
   out[kCurrentSchemaId] = m.current_schema_id;
-  json::array schemas;
-  for (const Schema& s : m.schemas) schemas.emplace_back(SchemaToJson(s));
-  out[kSchemas] = std::move(schemas);
+  out[kSchemas] = JsonArray(m.schemas, SchemaToJson);
   if (v1) {
     if (const PartitionSpec* spec = m.FindSpec(m.default_spec_id)) {
       out[kPartitionSpec] = PartitionSpecToJson(*spec).at(kFields);
     }
   }
   out[kDefaultSpecId] = m.default_spec_id;
-  json::array specs;
-  for (const PartitionSpec& s : m.partition_specs) specs.emplace_back(PartitionSpecToJson(s));
-  out[kPartitionSpecs] = std::move(specs);
+  out[kPartitionSpecs] = JsonArray(m.partition_specs, PartitionSpecToJson);
   out[kLastPartitionId] = m.last_partition_id;
   out[kDefaultSortOrderId] = m.default_sort_order_id;
-  json::array orders;
-  for (const SortOrder& o : m.sort_orders) orders.emplace_back(SortOrderToJson(o));
-  out[kSortOrders] = std::move(orders);
+  out[kSortOrders] = JsonArray(m.sort_orders, SortOrderToJson);
   out[kProperties] = StringObject(m.properties);
   if (m.current_snapshot_id) {
     out[kCurrentSnapshotId] = *m.current_snapshot_id;
@@ -289,29 +224,16 @@ json::object TableMetadataToJson(const TableMetadata& m) {
   }
   if (m.format_version >= kRowLineageMinFormatVersion) out[kNextRowId] = m.next_row_id.value_or(0);
   if (!m.encryption_keys.empty()) {
-    json::array keys;
-    for (const EncryptionKey& k : m.encryption_keys) keys.emplace_back(k.json);
-    out[kEncryptionKeys] = std::move(keys);
+    out[kEncryptionKeys] = JsonArray(m.encryption_keys, &EncryptionKey::json);
   }
   json::object refs;
   for (const auto& [name, ref] : m.refs) refs[name] = SnapshotRefToJson(ref);
   out[kRefs] = std::move(refs);
-  json::array snapshots;
-  for (const Snapshot& s : m.snapshots) snapshots.emplace_back(SnapshotToJson(s));
-  out[kSnapshots] = std::move(snapshots);
-  out[kStatistics] = JsonObjects(m.statistics);
-  out[kPartitionStatistics] = JsonObjects(m.partition_statistics);
-  json::array snapshot_log;
-  for (const SnapshotLogEntry& e : m.snapshot_log) {
-    snapshot_log.emplace_back(json::object{{kTimestampMs, e.timestamp_ms}, {kSnapshotId, e.snapshot_id}});
-  }
-  out[kSnapshotLog] = std::move(snapshot_log);
-  json::array metadata_log;
-  for (const MetadataLogEntry& e : m.metadata_log) {
-    metadata_log.emplace_back(
-        json::object{{kTimestampMs, e.timestamp_ms}, {kMetadataFile, e.metadata_file}});
-  }
-  out[kMetadataLog] = std::move(metadata_log);
+  out[kSnapshots] = JsonArray(m.snapshots, SnapshotToJson);
+  out[kStatistics] = JsonArray(m.statistics, &StatisticsFile::json);
+  out[kPartitionStatistics] = JsonArray(m.partition_statistics, &PartitionStatisticsFile::json);
+  out[kSnapshotLog] = JsonArray(m.snapshot_log, &SnapshotLogJson::Write);
+  out[kMetadataLog] = JsonArray(m.metadata_log, &MetadataLogJson::Write);
   return out;
 }
 

@@ -1,9 +1,12 @@
 #include "metadata/serde_util.h"
 
+#include <boost/json/parse.hpp>
+
 #include <limits>
 #include <utility>
 
 #include "common/macros.h"
+#include "common/strings.h"
 
 namespace firn::metadata {
 
@@ -11,10 +14,17 @@ namespace json = boost::json;
 
 std::optional<int64_t> AsInt64(const json::value& v) {
   if (v.is_int64()) return v.get_int64();
-  if (v.is_uint64() && v.get_uint64() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    return static_cast<int64_t>(v.get_uint64());
-  }
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (v.is_uint64() && v.get_uint64() <= kMax) return static_cast<int64_t>(v.get_uint64());
   return std::nullopt;
+}
+
+std::optional<int> AsInt(const json::value& v) {
+  std::optional<int64_t> n = AsInt64(v);
+  if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*n);
 }
 
 Result<JsonReader> JsonReader::Of(const json::value& value, std::string_view context) {
@@ -49,80 +59,107 @@ std::unexpected<Error> JsonReader::Invalid(std::string_view key, std::string_vie
                                           std::string(key) + "' " + std::string(why));
 }
 
-Result<std::optional<int64_t>> JsonReader::OptLong(std::string_view key) const {
+std::optional<bool> AsBool(const json::value& v) {
+  if (!v.is_bool()) return std::nullopt;
+  return v.get_bool();
+}
+
+std::optional<std::string> AsString(const json::value& v) {
+  if (!v.is_string()) return std::nullopt;
+  return std::string(v.get_string());
+}
+
+std::optional<const json::array*> AsArray(const json::value& v) {
+  if (!v.is_array()) return std::nullopt;
+  return &v.get_array();
+}
+
+std::optional<const json::object*> AsObject(const json::value& v) {
+  if (!v.is_object()) return std::nullopt;
+  return &v.get_object();
+}
+
+namespace {
+// The optional array and object getters answer nullptr for an absent field.
+template <typename Pointer>
+Result<Pointer> OrNull(Result<std::optional<Pointer>> read) {
+  if (!read) return std::unexpected(std::move(read).error());
+  return read->value_or(nullptr);
+}
+}  // namespace
+
+// Every getter is one of two forms over a converter that answers nullopt for a value of the
+// wrong type, so the messages stay uniform.
+template <typename T, typename Convert>
+Result<std::optional<T>> JsonReader::Optional(std::string_view key, Convert convert,
+                                              std::string_view expected) const {
   const json::value* v = Find(key);
-  if (v == nullptr) return std::optional<int64_t>();
-  std::optional<int64_t> n = AsInt64(*v);
-  if (!n) return WrongType(key, "a long");
-  return n;
+  if (v == nullptr) return std::optional<T>();
+  std::optional<T> out = convert(*v);
+  if (!out) return WrongType(key, expected);
+  return out;
+}
+
+template <typename T, typename Convert>
+Result<T> JsonReader::Present(std::string_view key, Convert convert,
+                              std::string_view expected) const {
+  FIRN_ASSIGN_OR_RETURN(std::optional<T> out, Optional<T>(key, convert, expected));
+  if (!out) return Missing(key);
+  return std::move(*out);
+}
+
+Result<std::optional<int64_t>> JsonReader::OptLong(std::string_view key) const {
+  return Optional<int64_t>(key, AsInt64, "a long");
 }
 
 Result<int64_t> JsonReader::Long(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(std::optional<int64_t> n, OptLong(key));
-  if (!n) return Missing(key);
-  return *n;
+  return Present<int64_t>(key, AsInt64, "a long");
 }
 
 Result<std::optional<int>> JsonReader::OptInt(std::string_view key) const {
-  const json::value* v = Find(key);
-  if (v == nullptr) return std::optional<int>();
-  std::optional<int64_t> n = AsInt64(*v);
-  if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) {
-    return WrongType(key, "an int");
-  }
-  return std::optional<int>(static_cast<int>(*n));
+  return Optional<int>(key, AsInt, "an int");
 }
 
 Result<int> JsonReader::Int(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(std::optional<int> n, OptInt(key));
-  if (!n) return Missing(key);
-  return *n;
+  return Present<int>(key, AsInt, "an int");
 }
 
 Result<bool> JsonReader::Bool(std::string_view key) const {
-  const json::value* v = Find(key);
-  if (v == nullptr) return Missing(key);
-  if (!v->is_bool()) return WrongType(key, "a boolean");
-  return v->get_bool();
+  return Present<bool>(key, AsBool, "a boolean");
 }
 
 Result<std::optional<std::string>> JsonReader::OptString(std::string_view key) const {
-  const json::value* v = Find(key);
-  if (v == nullptr) return std::optional<std::string>();
-  if (!v->is_string()) return WrongType(key, "a string");
-  return std::optional<std::string>(std::string(v->get_string()));
+  return Optional<std::string>(key, AsString, "a string");
 }
 
 Result<std::string> JsonReader::String(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> s, OptString(key));
-  if (!s) return Missing(key);
-  return std::move(*s);
+  return Present<std::string>(key, AsString, "a string");
 }
 
 Result<const json::array*> JsonReader::OptArray(std::string_view key) const {
-  const json::value* v = Find(key);
-  if (v == nullptr) return static_cast<const json::array*>(nullptr);
-  if (!v->is_array()) return WrongType(key, "a list");
-  return &v->get_array();
+  return OrNull(Optional<const json::array*>(key, AsArray, "a list"));
 }
 
 Result<const json::array*> JsonReader::Array(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const json::array* a, OptArray(key));
-  if (a == nullptr) return Missing(key);
-  return a;
+  return Present<const json::array*>(key, AsArray, "a list");
 }
 
 Result<const json::object*> JsonReader::OptObject(std::string_view key) const {
-  const json::value* v = Find(key);
-  if (v == nullptr) return static_cast<const json::object*>(nullptr);
-  if (!v->is_object()) return WrongType(key, "an object");
-  return &v->get_object();
+  return OrNull(Optional<const json::object*>(key, AsObject, "an object"));
+}
+
+Result<std::string> JsonReader::LowerEither(std::string_view key, std::string_view a,
+                                            std::string_view b) const {
+  FIRN_ASSIGN_OR_RETURN(std::string value, String(key));
+  value = ToLower(value);
+  if (value != a && value != b) {
+    return Invalid(key, "must be \"" + std::string(a) + "\" or \"" + std::string(b) + "\"");
+  }
+  return value;
 }
 
 Result<const json::object*> JsonReader::Object(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const json::object* o, OptObject(key));
-  if (o == nullptr) return Missing(key);
-  return o;
+  return Present<const json::object*>(key, AsObject, "an object");
 }
 
 Result<std::vector<int>> JsonReader::IntList(std::string_view key) const {
@@ -131,11 +168,9 @@ Result<std::vector<int>> JsonReader::IntList(std::string_view key) const {
   if (a == nullptr) return out;
   out.reserve(a->size());
   for (const json::value& item : *a) {
-    std::optional<int64_t> n = AsInt64(item);
-    if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) {
-      return WrongType(key, "a list of ints");
-    }
-    out.push_back(static_cast<int>(*n));
+    std::optional<int> n = AsInt(item);
+    if (!n) return WrongType(key, "a list of ints");
+    out.push_back(*n);
   }
   return out;
 }
@@ -151,11 +186,17 @@ Result<std::map<std::string, std::string>> JsonReader::StringMap(std::string_vie
   return out;
 }
 
-json::array IntArray(const std::vector<int>& ints) {
-  json::array out;
-  out.reserve(ints.size());
-  for (int i : ints) out.emplace_back(i);
-  return out;
+Result<json::value> ParseJsonDocument(std::string_view text, std::string_view what) {
+  // Boost's default depth (32) is too shallow for deeply nested schemas.
+  constexpr size_t kMaxJsonDepth = 512;
+  boost::system::error_code ec;
+  json::parse_options options;
+  options.max_depth = kMaxJsonDepth;
+  json::value value = json::parse(text, ec, {}, options);
+  if (ec) {
+    return Fail(ErrorKind::kBadRequest, "Cannot parse " + std::string(what) + ": invalid JSON");
+  }
+  return value;
 }
 
 json::object StringObject(const std::map<std::string, std::string>& map) {

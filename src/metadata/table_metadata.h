@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace firn::metadata {
@@ -74,8 +75,13 @@ struct Snapshot {
   friend bool operator==(const Snapshot&, const Snapshot&) = default;
 };
 
+// SnapshotRef::type values, and the branch a table's current snapshot is on.
+inline constexpr std::string_view kBranch = "branch";
+inline constexpr std::string_view kTag = "tag";
+inline constexpr std::string_view kMainBranch = "main";
+
 struct SnapshotRef {
-  std::string type;  // "branch" | "tag"
+  std::string type;  // kBranch | kTag
   int64_t snapshot_id = 0;
   std::optional<int> min_snapshots_to_keep;
   std::optional<int64_t> max_snapshot_age_ms;

@@ -2,98 +2,41 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-
 #include "common/macros.h"
+#include "common/overloaded.h"
+#include "common/strings.h"
+#include "metadata/json_keys.h"
 #include "metadata/table_update_json.h"
 
 namespace firn::metadata {
 
 namespace {
 
-constexpr std::string_view kTypeKey = "type";
-constexpr std::string_view kUuidKey = "uuid";
-constexpr std::string_view kRefKey = "ref";
-constexpr std::string_view kSnapshotIdKey = "snapshot-id";
-constexpr std::string_view kLastAssignedFieldIdKey = "last-assigned-field-id";
-constexpr std::string_view kCurrentSchemaIdKey = "current-schema-id";
-constexpr std::string_view kLastAssignedPartitionIdKey = "last-assigned-partition-id";
-constexpr std::string_view kDefaultSpecIdKey = "default-spec-id";
-constexpr std::string_view kDefaultSortOrderIdKey = "default-sort-order-id";
-
-constexpr std::string_view kBranch = "branch";
-
 using json_read::FieldReader;
-
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-
-using Parser = Result<TableRequirement> (*)(const FieldReader&);
 
 Result<TableRequirement> ParseAssertCreate(const FieldReader&) { return AssertCreate{}; }
 
-Result<TableRequirement> ParseAssertTableUuid(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(std::string uuid, r.String(kUuidKey));
-  return AssertTableUuid{std::move(uuid)};
-}
-
 Result<TableRequirement> ParseAssertRefSnapshotId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(std::string ref, r.String(kRefKey));
+  FIRN_ASSIGN_OR_RETURN(std::string ref, r.String(kRef));
   // snapshot-id is required but nullable; an absent one reads as null like Java's parser.
-  FIRN_ASSIGN_OR_RETURN(std::optional<int64_t> id, r.OptionalInt64(kSnapshotIdKey));
+  FIRN_ASSIGN_OR_RETURN(std::optional<int64_t> id, r.OptionalInt64(kSnapshotId));
   return AssertRefSnapshotId{std::move(ref), id};
 }
 
-Result<TableRequirement> ParseAssertLastAssignedFieldId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(int id, r.Int(kLastAssignedFieldIdKey));
-  return AssertLastAssignedFieldId{id};
-}
+template <typename U, auto Read, const std::string_view& Key>
+constexpr json_read::TaggedParser<TableRequirement> kField =
+    json_read::FieldParser<TableRequirement, U, Read, Key>();
 
-Result<TableRequirement> ParseAssertCurrentSchemaId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(int id, r.Int(kCurrentSchemaIdKey));
-  return AssertCurrentSchemaId{id};
-}
-
-Result<TableRequirement> ParseAssertLastAssignedPartitionId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(int id, r.Int(kLastAssignedPartitionIdKey));
-  return AssertLastAssignedPartitionId{id};
-}
-
-Result<TableRequirement> ParseAssertDefaultSpecId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(int id, r.Int(kDefaultSpecIdKey));
-  return AssertDefaultSpecId{id};
-}
-
-Result<TableRequirement> ParseAssertDefaultSortOrderId(const FieldReader& r) {
-  FIRN_ASSIGN_OR_RETURN(int id, r.Int(kDefaultSortOrderIdKey));
-  return AssertDefaultSortOrderId{id};
-}
-
-struct ParserEntry {
-  std::string_view type;
-  Parser parse;
-};
-
-constexpr ParserEntry kParsers[] = {
+constexpr json_read::TaggedParser<TableRequirement> kParsers[] = {
     {AssertCreate::kType, &ParseAssertCreate},
-    {AssertTableUuid::kType, &ParseAssertTableUuid},
+    kField<AssertTableUuid, &FieldReader::String, kUuid>,
     {AssertRefSnapshotId::kType, &ParseAssertRefSnapshotId},
-    {AssertLastAssignedFieldId::kType, &ParseAssertLastAssignedFieldId},
-    {AssertCurrentSchemaId::kType, &ParseAssertCurrentSchemaId},
-    {AssertLastAssignedPartitionId::kType, &ParseAssertLastAssignedPartitionId},
-    {AssertDefaultSpecId::kType, &ParseAssertDefaultSpecId},
-    {AssertDefaultSortOrderId::kType, &ParseAssertDefaultSortOrderId},
+    kField<AssertLastAssignedFieldId, &FieldReader::Int, kLastAssignedFieldId>,
+    kField<AssertCurrentSchemaId, &FieldReader::Int, kCurrentSchemaId>,
+    kField<AssertLastAssignedPartitionId, &FieldReader::Int, kLastAssignedPartitionId>,
+    kField<AssertDefaultSpecId, &FieldReader::Int, kDefaultSpecId>,
+    kField<AssertDefaultSortOrderId, &FieldReader::Int, kDefaultSortOrderId>,
 };
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 std::unexpected<Error> RequirementFailed(std::string message) {
   return Fail(ErrorKind::kCommitFailed, "Requirement failed: " + message);
@@ -102,7 +45,8 @@ std::unexpected<Error> RequirementFailed(std::string message) {
 // "expected id X != Y" asserts: X is the requested id, Y the table's.
 Status CheckId(int64_t requested, int64_t actual, std::string_view what) {
   if (requested == actual) return Ok();
-  return RequirementFailed(fmt::format("{} changed: expected id {} != {}", what, requested, actual));
+  return RequirementFailed(
+      fmt::format("{} changed: expected id {} != {}", what, requested, actual));
 }
 
 Status CheckRef(const AssertRefSnapshotId& req, const TableMetadata& base) {
@@ -129,63 +73,43 @@ Status CheckRef(const AssertRefSnapshotId& req, const TableMetadata& base) {
 }  // namespace
 
 Result<TableRequirement> ParseTableRequirement(const boost::json::value& json) {
-  if (!json.is_object()) {
-    return Fail(ErrorKind::kBadRequest, "Cannot parse requirement: not a JSON object");
-  }
-  FIRN_ASSIGN_OR_RETURN(std::string type,
-                        FieldReader(json.get_object(), "requirement").String(kTypeKey));
-  for (const ParserEntry& entry : kParsers) {
-    if (entry.type == type) {
-      return entry.parse(FieldReader(json.get_object(), "requirement " + type));
-    }
-  }
-  return Fail(ErrorKind::kBadRequest,
-              "Cannot parse requirement: unknown type '" + json_read::Truncate(type) + "'");
+  return json_read::ParseTagged<TableRequirement>(json, "requirement", kType, kParsers);
 }
 
 Result<std::vector<TableRequirement>> ParseTableRequirements(const boost::json::value& json) {
-  if (!json.is_array()) {
-    return Fail(ErrorKind::kBadRequest, "Cannot parse requirements: not a JSON array");
-  }
-  std::vector<TableRequirement> out;
-  out.reserve(json.get_array().size());
-  for (const boost::json::value& item : json.get_array()) {
-    FIRN_ASSIGN_OR_RETURN(TableRequirement requirement, ParseTableRequirement(item));
-    out.push_back(std::move(requirement));
-  }
-  return out;
+  return json_read::ParseArray(json, "requirements", &ParseTableRequirement);
 }
 
 std::string_view TableRequirementType(const TableRequirement& requirement) {
-  return std::visit([](const auto& r) { return std::decay_t<decltype(r)>::kType; }, requirement);
+  return json_read::HeldTag(requirement);
 }
 
 boost::json::object TableRequirementToJson(const TableRequirement& requirement) {
   boost::json::object out;
-  out[kTypeKey] = TableRequirementType(requirement);
+  out[kType] = TableRequirementType(requirement);
   std::visit(Overloaded{
                  [](const AssertCreate&) {},
-                 [&](const AssertTableUuid& r) { out[kUuidKey] = r.uuid; },
+                 [&](const AssertTableUuid& r) { out[kUuid] = r.uuid; },
                  [&](const AssertRefSnapshotId& r) {
-                   out[kRefKey] = r.ref;
+                   out[kRef] = r.ref;
                    if (r.snapshot_id) {
-                     out[kSnapshotIdKey] = *r.snapshot_id;
+                     out[kSnapshotId] = *r.snapshot_id;
                    } else {
-                     out[kSnapshotIdKey] = nullptr;
+                     out[kSnapshotId] = nullptr;
                    }
                  },
                  [&](const AssertLastAssignedFieldId& r) {
-                   out[kLastAssignedFieldIdKey] = r.last_assigned_field_id;
+                   out[kLastAssignedFieldId] = r.last_assigned_field_id;
                  },
                  [&](const AssertCurrentSchemaId& r) {
-                   out[kCurrentSchemaIdKey] = r.current_schema_id;
+                   out[kCurrentSchemaId] = r.current_schema_id;
                  },
                  [&](const AssertLastAssignedPartitionId& r) {
-                   out[kLastAssignedPartitionIdKey] = r.last_assigned_partition_id;
+                   out[kLastAssignedPartitionId] = r.last_assigned_partition_id;
                  },
-                 [&](const AssertDefaultSpecId& r) { out[kDefaultSpecIdKey] = r.default_spec_id; },
+                 [&](const AssertDefaultSpecId& r) { out[kDefaultSpecId] = r.default_spec_id; },
                  [&](const AssertDefaultSortOrderId& r) {
-                   out[kDefaultSortOrderIdKey] = r.default_sort_order_id;
+                   out[kDefaultSortOrderId] = r.default_sort_order_id;
                  },
              },
              requirement);

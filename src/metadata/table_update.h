@@ -26,6 +26,10 @@ namespace firn::metadata {
 // this commit.
 inline constexpr int kLastAdded = -1;
 
+// `id`, or for kLastAdded `last_added` (the id added last in this commit, which both builders
+// track); kValidation `none_added` when nothing has been added.
+Result<int> ResolveLastAdded(int id, std::optional<int> last_added, std::string_view none_added);
+
 struct AssignUuid {
   static constexpr std::string_view kAction = "assign-uuid";
   std::string uuid;

@@ -2,9 +2,8 @@
 
 #include <boost/json/array.hpp>
 
-#include <limits>
-
 #include "common/macros.h"
+#include "metadata/serde_util.h"
 
 namespace firn::metadata::json_read {
 
@@ -14,24 +13,6 @@ std::string Truncate(std::string_view text, size_t max_chars) {
   // Never cut a UTF-8 sequence in half: back up over continuation bytes (10xxxxxx).
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
   return std::string(text.substr(0, end));
-}
-
-std::optional<int64_t> AsInt64(const boost::json::value& value) {
-  if (value.is_int64()) return value.get_int64();
-  if (value.is_uint64() &&
-      value.get_uint64() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    return static_cast<int64_t>(value.get_uint64());
-  }
-  return std::nullopt;
-}
-
-std::optional<int> AsInt(const boost::json::value& value) {
-  std::optional<int64_t> wide = AsInt64(value);
-  if (!wide || *wide < std::numeric_limits<int>::min() ||
-      *wide > std::numeric_limits<int>::max()) {
-    return std::nullopt;
-  }
-  return static_cast<int>(*wide);
 }
 
 Error FieldReader::Problem(std::string_view problem) const {
@@ -52,85 +33,80 @@ Result<const boost::json::value*> FieldReader::Required(std::string_view key) co
   return value;
 }
 
-Result<std::string> FieldReader::String(std::string_view key) const {
+// Every typed getter is one of three forms over a converter that answers nullopt for a value
+// of the wrong type, so the messages stay uniform: "field 'k' must be <expected>".
+template <typename T, typename Convert>
+Result<T> FieldReader::Converted(std::string_view key, Convert convert,
+                                 std::string_view expected) const {
   FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_string()) return Fail(WrongType(key, "a string"));
-  return std::string(value->get_string());
+  std::optional<T> out = convert(*value);
+  if (!out) return Fail(WrongType(key, expected));
+  return std::move(*out);
+}
+
+template <typename T, typename Convert>
+Result<std::optional<T>> FieldReader::OptionalConverted(std::string_view key, Convert convert,
+                                                        std::string_view expected) const {
+  const boost::json::value* value = Find(key);
+  if (value == nullptr || value->is_null()) return std::optional<T>();
+  std::optional<T> out = convert(*value);
+  if (!out) return Fail(WrongType(key, expected));
+  return out;
+}
+
+template <typename T, typename Convert>
+Result<std::vector<T>> FieldReader::ConvertedArray(std::string_view key, Convert convert,
+                                                   std::string_view expected) const {
+  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
+  if (!value->is_array()) return Fail(WrongType(key, expected));
+  std::vector<T> out;
+  out.reserve(value->get_array().size());
+  for (const boost::json::value& item : value->get_array()) {
+    std::optional<T> converted = convert(item);
+    if (!converted) return Fail(WrongType(key, expected));
+    out.push_back(std::move(*converted));
+  }
+  return out;
+}
+
+Result<std::string> FieldReader::String(std::string_view key) const {
+  return Converted<std::string>(key, AsString, "a string");
 }
 
 Result<int64_t> FieldReader::Int64(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  std::optional<int64_t> number = AsInt64(*value);
-  if (!number) return Fail(WrongType(key, "a 64-bit integer"));
-  return *number;
+  return Converted<int64_t>(key, AsInt64, "a 64-bit integer");
 }
 
 Result<int> FieldReader::Int(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  std::optional<int> number = AsInt(*value);
-  if (!number) return Fail(WrongType(key, "a 32-bit integer"));
-  return *number;
+  return Converted<int>(key, AsInt, "a 32-bit integer");
 }
 
 Result<std::optional<int64_t>> FieldReader::OptionalInt64(std::string_view key) const {
-  const boost::json::value* value = Find(key);
-  if (value == nullptr || value->is_null()) return std::optional<int64_t>();
-  std::optional<int64_t> number = AsInt64(*value);
-  if (!number) return Fail(WrongType(key, "a 64-bit integer or null"));
-  return number;
+  return OptionalConverted<int64_t>(key, AsInt64, "a 64-bit integer or null");
 }
 
 Result<std::optional<int>> FieldReader::OptionalInt(std::string_view key) const {
-  const boost::json::value* value = Find(key);
-  if (value == nullptr || value->is_null()) return std::optional<int>();
-  std::optional<int> number = AsInt(*value);
-  if (!number) return Fail(WrongType(key, "a 32-bit integer or null"));
-  return number;
+  return OptionalConverted<int>(key, AsInt, "a 32-bit integer or null");
 }
 
 Result<std::vector<int64_t>> FieldReader::Int64Array(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_array()) return Fail(WrongType(key, "an array of 64-bit integers"));
-  std::vector<int64_t> out;
-  out.reserve(value->get_array().size());
-  for (const boost::json::value& item : value->get_array()) {
-    std::optional<int64_t> number = AsInt64(item);
-    if (!number) return Fail(WrongType(key, "an array of 64-bit integers"));
-    out.push_back(*number);
-  }
-  return out;
+  return ConvertedArray<int64_t>(key, AsInt64, "an array of 64-bit integers");
 }
 
 Result<std::vector<int>> FieldReader::IntArray(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_array()) return Fail(WrongType(key, "an array of 32-bit integers"));
-  std::vector<int> out;
-  out.reserve(value->get_array().size());
-  for (const boost::json::value& item : value->get_array()) {
-    std::optional<int> number = AsInt(item);
-    if (!number) return Fail(WrongType(key, "an array of 32-bit integers"));
-    out.push_back(*number);
-  }
-  return out;
+  return ConvertedArray<int>(key, AsInt, "an array of 32-bit integers");
 }
 
 Result<std::vector<std::string>> FieldReader::StringArray(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_array()) return Fail(WrongType(key, "an array of strings"));
-  std::vector<std::string> out;
-  out.reserve(value->get_array().size());
-  for (const boost::json::value& item : value->get_array()) {
-    if (!item.is_string()) return Fail(WrongType(key, "an array of strings"));
-    out.emplace_back(item.get_string());
-  }
-  return out;
+  return ConvertedArray<std::string>(key, AsString, "an array of strings");
 }
 
 Result<std::map<std::string, std::string>> FieldReader::StringMap(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_object()) return Fail(WrongType(key, "an object of strings"));
+  FIRN_ASSIGN_OR_RETURN(const boost::json::object* object,
+                        Converted<const boost::json::object*>(key, AsObject,
+                                                              "an object of strings"));
   std::map<std::string, std::string> out;
-  for (const auto& [name, item] : value->get_object()) {
+  for (const auto& [name, item] : *object) {
     if (!item.is_string()) return Fail(WrongType(key, "an object of strings"));
     out.emplace(std::string(name), std::string(item.get_string()));
   }
@@ -138,9 +114,7 @@ Result<std::map<std::string, std::string>> FieldReader::StringMap(std::string_vi
 }
 
 Result<const boost::json::object*> FieldReader::Object(std::string_view key) const {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::value* value, Required(key));
-  if (!value->is_object()) return Fail(WrongType(key, "an object"));
-  return &value->get_object();
+  return Converted<const boost::json::object*>(key, AsObject, "an object");
 }
 
 }  // namespace firn::metadata::json_read

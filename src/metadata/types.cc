@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <utility>
 
 #include "common/macros.h"
+#include "common/strings.h"
+#include "metadata/json_keys.h"
 #include "metadata/serde_util.h"
 
 namespace firn::metadata {
@@ -15,23 +16,6 @@ namespace firn::metadata {
 namespace json = boost::json;
 
 namespace {
-
-constexpr std::string_view kType = "type";
-constexpr std::string_view kFields = "fields";
-constexpr std::string_view kId = "id";
-constexpr std::string_view kName = "name";
-constexpr std::string_view kRequired = "required";
-constexpr std::string_view kDoc = "doc";
-constexpr std::string_view kInitialDefault = "initial-default";
-constexpr std::string_view kWriteDefault = "write-default";
-constexpr std::string_view kElementId = "element-id";
-constexpr std::string_view kElement = "element";
-constexpr std::string_view kElementRequired = "element-required";
-constexpr std::string_view kKeyId = "key-id";
-constexpr std::string_view kKey = "key";
-constexpr std::string_view kValueId = "value-id";
-constexpr std::string_view kValue = "value";
-constexpr std::string_view kValueRequired = "value-required";
 
 struct SimpleType {
   std::string_view name;
@@ -45,18 +29,6 @@ constexpr std::array<SimpleType, 16> kSimpleTypes = {{
 constexpr std::array<std::string_view, 5> kEdgeAlgorithms = {"spherical", "vincenty", "thomas",
                                                              "andoyer", "karney"};
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::optional<int> ParseNumber(std::string_view s) {
   s = Trim(s);
   int n = 0;
@@ -68,7 +40,7 @@ std::optional<int> ParseNumber(std::string_view s) {
 // If `text` is "<prefix><open>args<close>", returns the args.
 std::optional<std::string_view> Args(std::string_view text, std::string_view prefix, char open,
                                      char close) {
-  if (text.size() < prefix.size() + 2 || Lower(text.substr(0, prefix.size())) != prefix) {
+  if (text.size() < prefix.size() + 2 || !StartsWithIgnoreCase(text, prefix)) {
     return std::nullopt;
   }
   std::string_view rest = Trim(text.substr(prefix.size()));
@@ -187,7 +159,7 @@ void Walk(const json::value& type, const std::string& path,
 
 Result<PrimitiveType> ParsePrimitiveType(std::string_view raw) {
   std::string_view text = Trim(raw);
-  std::string lower = Lower(text);
+  std::string lower = ToLower(text);
   for (const SimpleType& t : kSimpleTypes) {
     if (lower == t.name) return PrimitiveType{std::string(t.name), std::string(t.name),
                                               t.min_format_version};
@@ -226,7 +198,7 @@ Result<PrimitiveType> ParsePrimitiveType(std::string_view raw) {
     if (comma == std::string_view::npos) {
       return PrimitiveType{"geography(" + std::string(crs) + ")", "geography", 3};
     }
-    std::string algorithm = Lower(Trim(args->substr(comma + 1)));
+    std::string algorithm = ToLower(Trim(args->substr(comma + 1)));
     if (std::find(kEdgeAlgorithms.begin(), kEdgeAlgorithms.end(), algorithm) ==
         kEdgeAlgorithms.end()) {
       return BadType("invalid geography edge-interpolation algorithm");

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <set>
 
 #include "common/macros.h"
+#include "common/strings.h"
 #include "common/uuid.h"
 #include "metadata/serde.h"
 #include "metadata/view_serde.h"
@@ -16,13 +16,6 @@
 namespace firn::metadata {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::ranges::transform(out, out.begin(),
-                         [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::unexpected<Error> IllegalArgument(std::string message) {
   return Fail(ErrorKind::kIllegalArgument, std::move(message));
@@ -32,7 +25,7 @@ std::set<std::string> SqlDialects(const ViewVersion* version) {
   std::set<std::string> out;
   if (version == nullptr) return out;
   for (const ViewRepresentation& rep : version->representations) {
-    if (rep.type == kSqlRepresentationType) out.insert(Lower(rep.dialect));
+    if (rep.type == kSqlRepresentationType) out.insert(ToLower(rep.dialect));
   }
   return out;
 }
@@ -53,7 +46,7 @@ Result<int> IntProperty(const std::map<std::string, std::string>& props, std::st
 
 bool BoolProperty(const std::map<std::string, std::string>& props, std::string_view key) {
   auto it = props.find(std::string(key));
-  return it != props.end() && Lower(it->second) == "true";
+  return it != props.end() && EqualsIgnoreCase(it->second, "true");
 }
 
 // Mirrors Java's ViewMetadata.Builder: one instance per commit.
@@ -188,13 +181,20 @@ class Builder {
       }
       new_id = std::max(new_id, s.schema_id + 1);
     }
-    Schema added = schema;
-    added.schema_id = new_id;
-    m_.schemas.push_back(std::move(added));
-    added_schema_ids_.insert(new_id);
-    last_added_schema_id_ = new_id;
+    return AddNew(m_.schemas, Schema(schema), &Schema::schema_id, new_id, added_schema_ids_,
+                  last_added_schema_id_);
+  }
+
+  // Appends `item` under the fresh id `id`, added in this commit and now "last added".
+  template <typename T>
+  int AddNew(std::vector<T>& items, T item, int T::*id_member, int id, std::set<int>& added_ids,
+             std::optional<int>& last_added) {
+    item.*id_member = id;
+    items.push_back(std::move(item));
+    added_ids.insert(id);
+    last_added = id;
     changed_ = true;
-    return new_id;
+    return id;
   }
 
   static bool SameVersion(const ViewVersion& a, const ViewVersion& b) {
@@ -204,13 +204,10 @@ class Builder {
   }
 
   Result<int> AddVersionInternal(ViewVersion version) {
-    if (version.schema_id == kLastAdded) {
-      if (!last_added_schema_id_) {
-        return Fail(ErrorKind::kValidation,
-                    "Cannot set last added schema: no schema has been added");
-      }
-      version.schema_id = *last_added_schema_id_;
-    }
+    FIRN_ASSIGN_OR_RETURN(
+        version.schema_id,
+        ResolveLastAdded(version.schema_id, last_added_schema_id_,
+                         "Cannot set last added schema: no schema has been added"));
     int new_id = kInitialViewVersionId;
     for (const ViewVersion& v : m_.versions) {
       if (SameVersion(v, version)) {
@@ -228,27 +225,20 @@ class Builder {
     std::set<std::string> dialects;
     for (const ViewRepresentation& rep : version.representations) {
       if (rep.type != kSqlRepresentationType) continue;
-      std::string dialect = Lower(rep.dialect);
+      std::string dialect = ToLower(rep.dialect);
       if (!dialects.insert(dialect).second) {
         return IllegalArgument("Invalid view version: Cannot add multiple queries for dialect " +
                                dialect);
       }
     }
-    version.version_id = new_id;
-    m_.versions.push_back(std::move(version));
-    added_version_ids_.insert(new_id);
-    last_added_version_id_ = new_id;
-    changed_ = true;
-    return new_id;
+    return AddNew(m_.versions, std::move(version), &ViewVersion::version_id, new_id,
+                  added_version_ids_, last_added_version_id_);
   }
 
-  Status SetCurrentVersionId(int id) {
-    if (id == kLastAdded) {
-      if (!last_added_version_id_) {
-        return Fail(ErrorKind::kValidation, "Cannot set last version id: no current version id");
-      }
-      id = *last_added_version_id_;
-    }
+  Status SetCurrentVersionId(int requested) {
+    FIRN_ASSIGN_OR_RETURN(int id,
+                          ResolveLastAdded(requested, last_added_version_id_,
+                                           "Cannot set last version id: no current version id"));
     if (id == m_.current_version_id) return Ok();
     const ViewVersion* version = m_.FindVersion(id);
     if (version == nullptr) {

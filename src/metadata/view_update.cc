@@ -1,15 +1,13 @@
 #include "metadata/view_update.h"
 
 #include "common/macros.h"
+#include "metadata/json_keys.h"
 #include "metadata/table_update_json.h"
 #include "metadata/view_serde.h"
 
 namespace firn::metadata {
 
 namespace {
-constexpr std::string_view kActionKey = "action";
-constexpr std::string_view kViewVersionKey = "view-version";
-constexpr std::string_view kViewVersionIdKey = "view-version-id";
 
 using json_read::FieldReader;
 
@@ -19,6 +17,14 @@ template <typename... Ts>
 bool TakeShared(const TableUpdate& in, ViewUpdate& out) {
   return ((std::holds_alternative<Ts>(in) ? (out = std::get<Ts>(in), true) : false) || ...);
 }
+
+// The view-only actions; every other one goes to the table parser.
+constexpr json_read::TaggedParser<ViewUpdate> kViewOnly[] = {
+    json_read::FieldParser<ViewUpdate, AddViewVersion, &json_read::Nested<&ViewVersionFromJson>,
+                           kViewVersion>(),
+    json_read::FieldParser<ViewUpdate, SetCurrentViewVersion, &FieldReader::Int,
+                           kViewVersionId>(),
+};
 }  // namespace
 
 Result<ViewUpdate> ParseViewUpdate(const boost::json::value& json) {
@@ -26,17 +32,9 @@ Result<ViewUpdate> ParseViewUpdate(const boost::json::value& json) {
     return Fail(ErrorKind::kBadRequest, "Cannot parse view update: not a JSON object");
   }
   const boost::json::object& object = json.get_object();
-  FIRN_ASSIGN_OR_RETURN(std::string action, FieldReader(object, "update").String(kActionKey));
-  if (action == AddViewVersion::kAction) {
-    FieldReader r(object, "update " + action);
-    FIRN_ASSIGN_OR_RETURN(const boost::json::value* version, r.Required(kViewVersionKey));
-    FIRN_ASSIGN_OR_RETURN(ViewVersion parsed, ViewVersionFromJson(*version));
-    return AddViewVersion{std::move(parsed)};
-  }
-  if (action == SetCurrentViewVersion::kAction) {
-    FieldReader r(object, "update " + action);
-    FIRN_ASSIGN_OR_RETURN(int id, r.Int(kViewVersionIdKey));
-    return SetCurrentViewVersion{id};
+  FIRN_ASSIGN_OR_RETURN(std::string action, FieldReader(object, "update").String(kAction));
+  for (const json_read::TaggedParser<ViewUpdate>& entry : kViewOnly) {
+    if (entry.tag == action) return entry.parse(FieldReader(object, "update " + action));
   }
   FIRN_ASSIGN_OR_RETURN(TableUpdate table_update, ParseTableUpdate(json));
   ViewUpdate view_update;
@@ -50,20 +48,11 @@ Result<ViewUpdate> ParseViewUpdate(const boost::json::value& json) {
 }
 
 Result<std::vector<ViewUpdate>> ParseViewUpdates(const boost::json::value& json) {
-  if (!json.is_array()) {
-    return Fail(ErrorKind::kBadRequest, "Cannot parse view updates: not a JSON array");
-  }
-  std::vector<ViewUpdate> out;
-  out.reserve(json.get_array().size());
-  for (const boost::json::value& item : json.get_array()) {
-    FIRN_ASSIGN_OR_RETURN(ViewUpdate update, ParseViewUpdate(item));
-    out.push_back(std::move(update));
-  }
-  return out;
+  return json_read::ParseArray(json, "view updates", &ParseViewUpdate);
 }
 
 std::string_view ViewUpdateAction(const ViewUpdate& update) {
-  return std::visit([](const auto& u) { return std::decay_t<decltype(u)>::kAction; }, update);
+  return json_read::HeldTag(update);
 }
 
 boost::json::object ViewUpdateToJson(const ViewUpdate& update) {
@@ -72,13 +61,13 @@ boost::json::object ViewUpdateToJson(const ViewUpdate& update) {
         using T = std::decay_t<decltype(u)>;
         if constexpr (std::is_same_v<T, AddViewVersion>) {
           boost::json::object out;
-          out[kActionKey] = T::kAction;
-          out[kViewVersionKey] = ViewVersionToJson(u.view_version);
+          out[kAction] = T::kAction;
+          out[kViewVersion] = ViewVersionToJson(u.view_version);
           return out;
         } else if constexpr (std::is_same_v<T, SetCurrentViewVersion>) {
           boost::json::object out;
-          out[kActionKey] = T::kAction;
-          out[kViewVersionIdKey] = u.view_version_id;
+          out[kAction] = T::kAction;
+          out[kViewVersionId] = u.view_version_id;
           return out;
         } else {
           return TableUpdateToJson(TableUpdate(u));

@@ -3,6 +3,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include "common/utf8.h"
+
 namespace firn::rest {
 
 ErrorMapping MapError(ErrorKind kind) {
@@ -23,6 +25,7 @@ ErrorMapping MapError(ErrorKind kind) {
     case ErrorKind::kAlreadyExists: return {409, "AlreadyExistsException"};
     case ErrorKind::kNamespaceNotEmpty: return {409, "NamespaceNotEmptyException"};
     case ErrorKind::kCommitFailed: return {409, "CommitFailedException"};
+    case ErrorKind::kLocationConflict: return {409, "AlreadyExistsException"};
     case ErrorKind::kPayloadTooLarge: return {413, "BadRequestException"};
     case ErrorKind::kUnprocessableEntity: return {422, "UnprocessableEntityException"};
     case ErrorKind::kTooManyRequests: return {429, "SlowDownException"};
@@ -36,7 +39,9 @@ ErrorMapping MapError(ErrorKind kind) {
 http::Response ErrorResponse(const Error& error) {
   const ErrorMapping m = MapError(error.kind);
   boost::json::object inner;
-  inner["message"] = error.message;
+  // Messages may quote client bytes (a prefix, a warehouse, a location): Boost.JSON copies
+  // strings byte for byte, so ill-formed UTF-8 would make the body invalid JSON.
+  inner["message"] = utf8::Sanitize(error.message);
   inner["type"] = m.type;
   inner["code"] = m.status;
   boost::json::object outer;

@@ -2,6 +2,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "catalog/input_rules.h"
 #include "common/macros.h"
 
 namespace firn::rest {
@@ -31,6 +32,12 @@ Result<const boost::json::object*> AsObject(const boost::json::value& v, std::st
                 "Invalid request body: " + std::string(what) + " must be a JSON object");
   }
   return &v.get_object();
+}
+
+Result<boost::json::object> RequestObject(std::string_view body) {
+  FIRN_ASSIGN_OR_RETURN(boost::json::value json, ParseJsonBody(body));
+  FIRN_RETURN_IF_ERROR(AsObject(json, "request"));
+  return std::move(json.get_object());
 }
 
 Result<std::string> RequiredString(const boost::json::object& o, std::string_view key) {
@@ -66,6 +73,28 @@ Result<store::Properties> StringMap(const boost::json::object& o, std::string_vi
   return out;
 }
 
+Result<const boost::json::value*> RequiredObject(const boost::json::object& o,
+                                                 std::string_view key) {
+  const boost::json::value* v = o.if_contains(key);
+  if (!v || !v->is_object()) return FieldError(key, "an object (required)");
+  return v;
+}
+
+Result<const boost::json::value*> OptionalArray(const boost::json::object& o,
+                                                std::string_view key) {
+  const boost::json::value* v = o.if_contains(key);
+  if (!v || v->is_null()) return nullptr;
+  if (!v->is_array()) return FieldError(key, "an array");
+  return v;
+}
+
+Result<const boost::json::value*> RequiredArray(const boost::json::object& o,
+                                                std::string_view key) {
+  const boost::json::value* v = o.if_contains(key);
+  if (!v || !v->is_array()) return FieldError(key, "an array (required)");
+  return v;
+}
+
 Result<std::optional<std::vector<std::string>>> OptionalStringArray(const boost::json::object& o,
                                                                     std::string_view key) {
   const boost::json::value* v = o.if_contains(key);
@@ -85,6 +114,7 @@ Result<store::Namespace> NamespaceField(const boost::json::object& o, std::strin
   for (const std::string& level : *levels) {
     if (level.empty()) return FieldError(key, "an array of non-empty strings");
   }
+  FIRN_RETURN_IF_ERROR(catalog::ValidateNamespace(*levels));
   return std::move(*levels);
 }
 
@@ -105,6 +135,7 @@ Result<store::Identifier> IdentifierField(const boost::json::object& o, std::str
     return FieldError(std::string(key) + ".name", "a non-empty string");
   }
   out.name = std::string(name->get_string());
+  FIRN_RETURN_IF_ERROR(catalog::ValidateIdentifier(std::string(key) + " name", out));
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Typed access to request-body JSON. Every failure is kBadRequest naming the field and the
-// expected type, never the value that was sent.
+// expected type, never the value that was sent. Namespaces and identifiers are also held to
+// the name rules of catalog/input_rules.h.
 #pragma once
 
 #include <boost/json/value.hpp>
@@ -16,6 +17,8 @@ namespace firn::rest {
 
 Result<boost::json::value> ParseJsonBody(std::string_view body);
 Result<const boost::json::object*> AsObject(const boost::json::value& v, std::string_view what);
+// A request body that must be a JSON object: ParseJsonBody, then AsObject(.., "request").
+Result<boost::json::object> RequestObject(std::string_view body);
 
 Result<std::string> RequiredString(const boost::json::object& o, std::string_view key);
 Result<std::optional<std::string>> OptionalString(const boost::json::object& o,
@@ -26,9 +29,18 @@ Result<store::Properties> StringMap(const boost::json::object& o, std::string_vi
 // An array of strings; absent or null gives nullopt.
 Result<std::optional<std::vector<std::string>>> OptionalStringArray(const boost::json::object& o,
                                                                     std::string_view key);
-// A namespace array: non-empty, every level a non-empty string.
+// o[key], which must be an object (for the metadata parsers).
+Result<const boost::json::value*> RequiredObject(const boost::json::object& o,
+                                                 std::string_view key);
+// o[key] when it is an array (for the metadata parsers); nullptr when absent or null.
+Result<const boost::json::value*> OptionalArray(const boost::json::object& o,
+                                                std::string_view key);
+// o[key], which must be an array.
+Result<const boost::json::value*> RequiredArray(const boost::json::object& o,
+                                                std::string_view key);
+// A namespace array: non-empty, every level a valid name (catalog::ValidateNamespace).
 Result<store::Namespace> NamespaceField(const boost::json::object& o, std::string_view key);
-// TableIdentifier {"namespace": [...], "name": "..."}.
+// TableIdentifier {"namespace": [...], "name": "..."}; levels and name are valid names.
 Result<store::Identifier> IdentifierField(const boost::json::object& o, std::string_view key);
 
 boost::json::array NamespaceToJson(const store::Namespace& ns);

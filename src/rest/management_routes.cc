@@ -1,16 +1,16 @@
-// Management API registration: authentication per request, shared JSON helpers.
+// Management API registration on the request pipeline, shared JSON helpers.
 #include "rest/management_routes.h"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <spdlog/spdlog.h>
 
-#include "common/clock.h"
-#include "common/log.h"
+#include "common/encoding.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "rest/error_model.h"
 #include "rest/json_fields.h"
 #include "rest/management_routes_internal.h"
+#include "rest/request_pipeline.h"
 #include "rest/route_registrar.h"
 
 namespace firn::rest {
@@ -19,90 +19,53 @@ namespace {
 
 constexpr std::string_view kBase = "/api/management/v1";
 
-// User-Agent and X-Client-* headers, for the audit trail.
-std::string ClientOf(const http::Request& req) {
-  std::string out(req.GetHeader("User-Agent"));
-  for (const auto& h : req.headers) {
-    if (h.name.size() > 9 && http::EqualsIgnoreCase(h.name.substr(0, 9), "X-Client-")) {
-      if (!out.empty()) out += "; ";
-      out += h.name + "=" + h.value;
-    }
+// The {parameter} names of `tail`, in order.
+std::vector<std::string> ParamNames(std::string_view tail) {
+  std::vector<std::string> out;
+  for (size_t open = tail.find('{'); open != std::string_view::npos;
+       open = tail.find('{', open + 1)) {
+    size_t close = tail.find('}', open);
+    out.emplace_back(tail.substr(open + 1, close - open - 1));
   }
-  return out.substr(0, 512);
+  return out;
 }
 
-Result<access::ManagementContext> Authenticate(const http::Request& req,
-                                               access::AccessState& state,
-                                               const access::Authenticator& authenticator) {
-  const access::AuthConfig& config = authenticator.config();
-  std::string_view realm = req.GetHeader(config.realm_header);
-  if (realm.empty()) realm = req.GetHeader("Polaris-Realm");
-  if (realm.empty()) realm = config.default_realm;
-  auto snapshot = state.Current();
-  if (!snapshot) {
-    // Before the first access snapshot loads there is nothing to judge a caller by.
-    return Fail(ErrorKind::kServiceUnavailable, "Service is starting, retry later",
-                "no access snapshot loaded");
+Result<Response> Run(const Handler& handler, const std::vector<std::string>& param_names,
+                     const http::Request& req, const http::PathParams& params,
+                     const access::ManagementContext& ctx) {
+  std::vector<std::string> names;
+  for (const std::string& param : param_names) {
+    FIRN_ASSIGN_OR_RETURN(std::string name, NameParam(params, param));
+    names.push_back(std::move(name));
   }
-  access::ManagementContext ctx;
-  ctx.realm = std::string(realm);
-  ctx.client = ClientOf(req);
-  ctx.request_id = req.request_id;
-  FIRN_ASSIGN_OR_RETURN(ctx.caller,
-                        authenticator.Authenticate(realm, req.GetHeader("Authorization"),
-                                                   *snapshot, NowMillis() / 1000));
-  return ctx;
-}
-
-http::Response Finish(const http::Request& req, Result<http::Response> result) {
-  if (result) return std::move(*result);
-  const Error& e = result.error();
-  if (MapError(e.kind).status >= 500) {
-    spdlog::error(
-        R"("msg":"management request failed","request_id":"{}","kind":"{}","message":"{}","detail":"{}")",
-        req.request_id, ErrorKindName(e.kind), log::Escape(e.message), log::Escape(e.detail));
-  }
-  return ErrorResponse(e);
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+  return handler(Call{req, names, ctx});
 }
 
 }  // namespace
 
 void Registrar::Add(http::Method method, std::string_view tail, Handler handler) {
   router_.Add(method, std::string(kBase) + std::string(tail),
-              [handler = std::move(handler), &state = state_, &auth = authenticator_](
-                  const http::Request& req, const http::PathParams& params) {
-                auto ctx = Authenticate(req, state, auth);
-                if (!ctx) return Finish(req, std::unexpected(ctx.error()));
-                return Finish(req, handler(req, params, *ctx));
+              [handler = std::move(handler), param_names = ParamNames(tail),
+               access = access_](const http::Request& req, const http::PathParams& params) {
+                RequestCall storage;
+                auto call = CallOf(access, req, RouteKind::kAuthenticated, storage);
+                if (!call) return Finish(req, std::unexpected(call.error()));
+                access::ManagementContext ctx;
+                ctx.realm = (*call)->realm;
+                ctx.caller = (*call)->caller;
+                ctx.client = (*call)->client;
+                ctx.request_id = req.request_id;
+                return Finish(req, Run(handler, param_names, req, params, ctx));
               });
 }
 
 Result<std::string> NameParam(const http::PathParams& params, std::string_view name) {
-  std::string_view raw = PathParam(params, name);
-  std::string out;
-  out.reserve(raw.size());
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] != '%') {
-      out.push_back(raw[i]);
-      continue;
-    }
-    int hi = i + 2 < raw.size() ? HexValue(raw[i + 1]) : -1;
-    int lo = i + 2 < raw.size() ? HexValue(raw[i + 2]) : -1;
-    if (hi < 0 || lo < 0) {
-      return Fail(ErrorKind::kBadRequest, "Malformed percent-encoding in " + std::string(name));
-    }
-    out.push_back(static_cast<char>(hi * 16 + lo));
-    i += 2;
+  auto out = PercentDecodePath(PathParam(params, name));
+  if (!out) {
+    return Fail(ErrorKind::kBadRequest, "Malformed percent-encoding in " + std::string(name));
   }
-  if (out.empty()) return Fail(ErrorKind::kBadRequest, std::string(name) + " must not be empty");
-  return out;
+  if (out->empty()) return Fail(ErrorKind::kBadRequest, std::string(name) + " must not be empty");
+  return std::move(*out);
 }
 
 Result<boost::json::object> BodyObject(const http::Request& req, bool optional) {
@@ -145,6 +108,21 @@ Result<int64_t> RequiredInt(const boost::json::object& body, std::string_view ke
                 "Invalid request body: field '" + std::string(key) + "' is required");
   }
   return *v;
+}
+
+Result<std::string> MemberName(const http::Request& req, std::string_view key) {
+  FIRN_ASSIGN_OR_RETURN(boost::json::object body, BodyObject(req));
+  FIRN_ASSIGN_OR_RETURN(boost::json::object entity, MemberObject(body, key));
+  return RequiredString(entity, "name");
+}
+
+Result<NewEntity> NewEntityRequest(const http::Request& req, std::string_view key) {
+  NewEntity out;
+  FIRN_ASSIGN_OR_RETURN(out.body, BodyObject(req));
+  FIRN_ASSIGN_OR_RETURN(out.entity, MemberObject(out.body, key));
+  FIRN_ASSIGN_OR_RETURN(out.name, RequiredString(out.entity, "name"));
+  FIRN_ASSIGN_OR_RETURN(out.properties, StringMap(out.entity, "properties"));
+  return out;
 }
 
 Result<access::PropertiesUpdate> PropertiesUpdateFromBody(const boost::json::object& body) {
@@ -196,27 +174,11 @@ http::Response JsonResponse(int status, const boost::json::object& body) {
   return http::Response::Json(status, boost::json::serialize(body));
 }
 
-http::Response PrincipalsResponse(const std::vector<access::PrincipalView>& principals) {
-  boost::json::array items;
-  for (const auto& p : principals) items.emplace_back(PrincipalJson(p));
-  boost::json::object body;
-  body["principals"] = std::move(items);
-  return JsonResponse(200, body);
-}
-
-http::Response RolesResponse(const std::vector<access::RoleView>& roles, bool principal_roles) {
-  boost::json::array items;
-  for (const auto& r : roles) items.emplace_back(RoleJson(r, principal_roles));
-  boost::json::object body;
-  body["roles"] = std::move(items);
-  return JsonResponse(200, body);
-}
-
 }  // namespace mgmt
 
 void AddManagementRoutes(http::Router& router, access::ManagementService& service,
                          access::AccessState& state, const access::Authenticator& authenticator) {
-  mgmt::Registrar routes(router, state, authenticator);
+  mgmt::Registrar routes(router, AccessDeps{state, authenticator, /*default_catalog=*/""});
   mgmt::AddCatalogRoutes(routes, service);
   mgmt::AddPrincipalRoutes(routes, service);
   mgmt::AddPrincipalRoleRoutes(routes, service);

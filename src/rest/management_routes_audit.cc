@@ -8,13 +8,6 @@
 namespace firn::rest::mgmt {
 namespace {
 
-using access::ManagementContext;
-using http::Method;
-using http::PathParams;
-using http::Request;
-using http::Response;
-namespace json = boost::json;
-
 Result<std::optional<int64_t>> IntParam(const QueryParams& query, std::string_view name) {
   auto v = query.Get(name);
   if (!v || v->empty()) return std::optional<int64_t>();
@@ -55,9 +48,8 @@ json::object EntryJson(const store::AuditEntry& e) {
 
 void AddAuditRoute(Registrar& routes, access::ManagementService& service) {
   routes.Add(Method::kGet, "/audit",
-             [&service](const Request& req, const PathParams&,
-                        const ManagementContext& ctx) -> Result<Response> {
-               FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
+             [&service](const Call& c) -> Result<Response> {
+               FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(c.req.query));
                access::AuditQuery q;
                q.catalog = TextParam(query, "catalog");
                q.principal = TextParam(query, "principal");
@@ -68,11 +60,8 @@ void AddAuditRoute(Registrar& routes, access::ManagementService& service) {
                FIRN_ASSIGN_OR_RETURN(q.after_id, IntParam(query, "afterId"));
                FIRN_ASSIGN_OR_RETURN(auto limit, IntParam(query, "limit"));
                if (limit) q.limit = *limit;
-               FIRN_ASSIGN_OR_RETURN(access::AuditPage page, service.ListAudit(ctx, q));
-               json::array entries;
-               for (const auto& e : page.entries) entries.emplace_back(EntryJson(e));
-               json::object body;
-               body["entries"] = std::move(entries);
+               FIRN_ASSIGN_OR_RETURN(access::AuditPage page, service.ListAudit(c.ctx, q));
+               json::object body = ListBody("entries", page.entries, EntryJson);
                if (page.next) {
                  body["next"] = *page.next;
                } else {

@@ -9,13 +9,7 @@ namespace firn::rest::mgmt {
 namespace {
 
 using access::GrantResource;
-using access::ManagementContext;
 using auth::SecurableType;
-using http::Method;
-using http::PathParams;
-using http::Request;
-using http::Response;
-namespace json = boost::json;
 
 constexpr std::string_view kGrantsPath =
     "/catalogs/{catalogName}/catalog-roles/{catalogRoleName}/grants";
@@ -67,42 +61,23 @@ json::object GrantJson(const GrantResource& g) {
 }  // namespace
 
 void AddGrantRoutes(Registrar& routes, access::ManagementService& service) {
-  routes.Add(Method::kGet, kGrantsPath,
-             [&service](const Request&, const PathParams& params,
-                        const ManagementContext& ctx) -> Result<Response> {
-               FIRN_ASSIGN_OR_RETURN(std::string catalog, NameParam(params, "catalogName"));
-               FIRN_ASSIGN_OR_RETURN(std::string role, NameParam(params, "catalogRoleName"));
-               FIRN_ASSIGN_OR_RETURN(auto grants, service.ListGrants(ctx, catalog, role));
-               json::array items;
-               for (const auto& g : grants) items.emplace_back(GrantJson(g));
-               json::object body;
-               body["grants"] = std::move(items);
-               return JsonResponse(200, body);
-             });
+  AddListRoute(routes, kGrantsPath, service, &Service::ListGrants, "grants", GrantJson);
 
-  routes.Add(Method::kPut, kGrantsPath,
-             [&service](const Request& req, const PathParams& params,
-                        const ManagementContext& ctx) -> Result<Response> {
-               FIRN_ASSIGN_OR_RETURN(std::string catalog, NameParam(params, "catalogName"));
-               FIRN_ASSIGN_OR_RETURN(std::string role, NameParam(params, "catalogRoleName"));
-               FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(req));
-               FIRN_ASSIGN_OR_RETURN(GrantResource grant, ParseGrant(body));
-               FIRN_RETURN_IF_ERROR(service.AddGrant(ctx, catalog, role, grant));
-               return Response::Empty(201);
-             });
+  routes.Add(Method::kPut, kGrantsPath, [&service](const Call& c) -> Result<Response> {
+    FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(c.req));
+    FIRN_ASSIGN_OR_RETURN(GrantResource grant, ParseGrant(body));
+    FIRN_RETURN_IF_ERROR(service.AddGrant(c.ctx, c.names[0], c.names[1], grant));
+    return Response::Empty(201);
+  });
 
-  routes.Add(Method::kPost, kGrantsPath,
-             [&service](const Request& req, const PathParams& params,
-                        const ManagementContext& ctx) -> Result<Response> {
-               FIRN_ASSIGN_OR_RETURN(std::string catalog, NameParam(params, "catalogName"));
-               FIRN_ASSIGN_OR_RETURN(std::string role, NameParam(params, "catalogRoleName"));
-               FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
-               FIRN_ASSIGN_OR_RETURN(bool cascade, BoolParam(query, "cascade"));
-               FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(req));
-               FIRN_ASSIGN_OR_RETURN(GrantResource grant, ParseGrant(body));
-               FIRN_RETURN_IF_ERROR(service.RevokeGrant(ctx, catalog, role, grant, cascade));
-               return Response::Empty(201);  // the spec's status for a revoke
-             });
+  routes.Add(Method::kPost, kGrantsPath, [&service](const Call& c) -> Result<Response> {
+    FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(c.req.query));
+    FIRN_ASSIGN_OR_RETURN(bool cascade, BoolParam(query, "cascade"));
+    FIRN_ASSIGN_OR_RETURN(json::object body, BodyObject(c.req));
+    FIRN_ASSIGN_OR_RETURN(GrantResource grant, ParseGrant(body));
+    FIRN_RETURN_IF_ERROR(service.RevokeGrant(c.ctx, c.names[0], c.names[1], grant, cascade));
+    return Response::Empty(201);  // the spec's status for a revoke
+  });
 }
 
 }  // namespace firn::rest::mgmt

@@ -3,6 +3,7 @@
 
 #include "common/macros.h"
 #include "rest/json_fields.h"
+#include "rest/object_routes.h"
 #include "rest/page_responses.h"
 #include "rest/request_params.h"
 #include "rest/routes.h"
@@ -39,13 +40,15 @@ Response NamespaceBody(const store::Namespace& ns, const store::Properties& prop
 }  // namespace
 
 void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
+  constexpr std::string_view kNamespace = "/namespaces/{namespace}";
+  using Ns = store::Namespace;
   routes.AddCatalogRoute(
       Method::kGet, "/namespaces",
       [&service](const Request& req, const PathParams&, const RequestContext& ctx)
           -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
         FIRN_ASSIGN_OR_RETURN(store::PageRequest page, PageParams(query));
-        store::Namespace parent = NamespaceFromQueryValue(query.Get("parent").value_or(""));
+        FIRN_ASSIGN_OR_RETURN(store::Namespace parent, ParentParam(query));
         FIRN_ASSIGN_OR_RETURN(auto result, service.ListNamespaces(ctx, parent, page));
         boost::json::array namespaces;
         for (const auto& ns : result.items) namespaces.push_back(NamespaceToJson(ns));
@@ -59,52 +62,32 @@ void AddNamespaceRoutes(RouteRegistrar& routes, CatalogService& service) {
       Method::kPost, "/namespaces",
       [&service](const Request& req, const PathParams&, const RequestContext& ctx)
           -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceField(*body, "namespace"));
-        FIRN_ASSIGN_OR_RETURN(store::Properties props, StringMap(*body, "properties"));
+        FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(req.body));
+        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceField(body, "namespace"));
+        FIRN_ASSIGN_OR_RETURN(store::Properties props, StringMap(body, "properties"));
         FIRN_ASSIGN_OR_RETURN(store::Properties stored, service.CreateNamespace(ctx, ns, props));
         return NamespaceBody(ns, stored);
       },
       RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kGet, "/namespaces/{namespace}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
+  AddNamespaceRoute(
+      routes, Method::kGet, kNamespace,
+      [&service](const Request&, const Ns& ns, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(store::Properties props, service.LoadNamespaceMetadata(ctx, ns));
         return NamespaceBody(ns, props);
       });
 
-  routes.AddCatalogRoute(
-      Method::kHead, "/namespaces/{namespace}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_RETURN_IF_ERROR(service.NamespaceExists(ctx, ns));
-        return Response::Empty(204);
-      });
+  AddNamespaceActionRoute(routes, Method::kHead, kNamespace, service,
+                          &CatalogService::NamespaceExists, RouteRegistrar::KeyedRetries::kNo);
+  AddNamespaceActionRoute(routes, Method::kDelete, kNamespace, service,
+                          &CatalogService::DropNamespace, RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kDelete, "/namespaces/{namespace}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_RETURN_IF_ERROR(service.DropNamespace(ctx, ns));
-        return Response::Empty(204);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
-
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/properties",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(auto removals, OptionalStringArray(*body, "removals"));
-        FIRN_ASSIGN_OR_RETURN(store::Properties updates, StringMap(*body, "updates"));
+  AddNamespaceRoute(
+      routes, Method::kPost, std::string(kNamespace) + "/properties",
+      [&service](const Request& req, const Ns& ns, const RequestContext& ctx) -> Result<Response> {
+        FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(req.body));
+        FIRN_ASSIGN_OR_RETURN(auto removals, OptionalStringArray(body, "removals"));
+        FIRN_ASSIGN_OR_RETURN(store::Properties updates, StringMap(body, "updates"));
         FIRN_ASSIGN_OR_RETURN(
             auto result,
             service.UpdateProperties(ctx, ns, removals.value_or(std::vector<std::string>{}),

@@ -1,28 +1,30 @@
 #include "rest/oauth_routes.h"
 
-#include <chrono>
-
 namespace firn::rest {
 
+http::Response TokenHttpResponse(access::TokenResponse r) {
+  http::Response res = http::Response::Json(r.status, std::move(r.body));
+  for (auto& [name, value] : r.headers) res.SetHeader(std::move(name), std::move(value));
+  return res;
+}
+
 void AddOAuthRoutes(http::Router& router, access::TokenService& tokens,
-                    const access::AuthConfig& config) {
-  auto handler = [&tokens, &config](const http::Request& req, const http::PathParams&) {
+                    const AccessDeps& access) {
+  auto handler = [&tokens, access](const http::Request& req, const http::PathParams&) {
+    RequestCall storage;
+    // The token route's call never fails (no authentication).
+    auto call = CallOf(access, req, RouteKind::kToken, storage);
+    if (!call) return Finish(req, std::unexpected(call.error()));
     access::TokenRequest t;
-    std::string_view realm = req.GetHeader(config.realm_header);
-    t.realm = std::string(realm.empty() ? std::string_view(config.default_realm) : realm);
+    t.realm = (*call)->realm;
     t.body = req.body;
     t.authorization = std::string(req.GetHeader("Authorization"));
     t.remote_address = req.remote_address;
-    int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
-    access::TokenResponse r = tokens.Handle(t, now);
-    http::Response res = http::Response::Json(r.status, std::move(r.body));
-    for (auto& [name, value] : r.headers) res.SetHeader(std::move(name), std::move(value));
-    return res;
+    return TokenHttpResponse(tokens.Handle(t, (*call)->now_seconds));
   };
-  router.Add(http::Method::kPost, "/v1/oauth/tokens", handler);
-  router.Add(http::Method::kPost, "/api/catalog/v1/oauth/tokens", handler);
+  constexpr auto kTag = static_cast<uint32_t>(RouteKind::kToken);
+  router.Add(http::Method::kPost, "/v1/oauth/tokens", handler, kTag);
+  router.Add(http::Method::kPost, "/api/catalog/v1/oauth/tokens", handler, kTag);
 }
 
 }  // namespace firn::rest

@@ -1,14 +1,9 @@
 #include "rest/path_codec.h"
 
+#include "common/encoding.h"
+
 namespace firn::rest {
 namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Position of the next "%1F"/"%1f" or raw 0x1F at or after `from`, with its length.
 std::pair<size_t, size_t> FindSeparator(std::string_view s, size_t from) {
@@ -22,31 +17,14 @@ std::pair<size_t, size_t> FindSeparator(std::string_view s, size_t from) {
   return {std::string_view::npos, 0};
 }
 
+constexpr std::string_view kMalformed = "Malformed percent-encoding in request URI";
+
 }  // namespace
 
 Result<std::string> FormDecode(std::string_view raw) {
-  std::string out;
-  out.reserve(raw.size());
-  for (size_t i = 0; i < raw.size(); ++i) {
-    const char c = raw[i];
-    if (c == '+') {
-      out.push_back(' ');
-    } else if (c == '%') {
-      if (i + 2 >= raw.size()) {
-        return Fail(ErrorKind::kBadRequest, "Malformed percent-encoding in request URI");
-      }
-      const int hi = HexValue(raw[i + 1]);
-      const int lo = HexValue(raw[i + 2]);
-      if (hi < 0 || lo < 0) {
-        return Fail(ErrorKind::kBadRequest, "Malformed percent-encoding in request URI");
-      }
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+  auto decoded = PercentDecodeForm(raw);
+  if (!decoded) return Fail(ErrorKind::kBadRequest, std::string(kMalformed));
+  return std::move(*decoded);
 }
 
 Result<store::Namespace> DecodeNamespaceSegment(std::string_view raw) {
@@ -76,22 +54,11 @@ Result<std::string> DecodeNameSegment(std::string_view raw) {
 }
 
 Result<QueryParams> QueryParams::Parse(std::string_view raw) {
+  auto pairs = ParseFormEncoded(raw);
+  if (!pairs) return Fail(ErrorKind::kBadRequest, std::string(kMalformed));
   QueryParams q;
-  size_t start = 0;
-  while (start <= raw.size() && !raw.empty()) {
-    size_t amp = raw.find('&', start);
-    std::string_view pair = raw.substr(start, amp == std::string_view::npos ? amp : amp - start);
-    if (!pair.empty()) {
-      size_t eq = pair.find('=');
-      auto name = FormDecode(pair.substr(0, eq));
-      if (!name) return Fail(name.error());
-      auto value = FormDecode(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
-      if (!value) return Fail(value.error());
-      q.values_.emplace(std::move(*name), std::move(*value));
-    }
-    if (amp == std::string_view::npos) break;
-    start = amp + 1;
-  }
+  // emplace keeps the first value of a repeated name.
+  for (auto& [name, value] : *pairs) q.values_.emplace(std::move(name), std::move(value));
   return q;
 }
 

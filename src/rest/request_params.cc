@@ -2,13 +2,18 @@
 
 #include <charconv>
 
+#include "catalog/input_rules.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "rest/route_registrar.h"
 
 namespace firn::rest {
 
 Result<store::Namespace> NamespaceParam(const http::PathParams& params) {
-  return DecodeNamespaceSegment(PathParam(params, "namespace"));
+  FIRN_ASSIGN_OR_RETURN(store::Namespace ns,
+                        DecodeNamespaceSegment(PathParam(params, "namespace")));
+  FIRN_RETURN_IF_ERROR(catalog::ValidateNamespace(ns));
+  return ns;
 }
 
 Result<store::Identifier> IdentifierParam(const http::PathParams& params,
@@ -16,14 +21,21 @@ Result<store::Identifier> IdentifierParam(const http::PathParams& params,
   store::Identifier id;
   FIRN_ASSIGN_OR_RETURN(id.ns, NamespaceParam(params));
   FIRN_ASSIGN_OR_RETURN(id.name, DecodeNameSegment(PathParam(params, name_param)));
+  FIRN_RETURN_IF_ERROR(catalog::ValidateName(std::string(name_param) + " name", id.name));
   return id;
+}
+
+Result<store::Namespace> ParentParam(const QueryParams& query) {
+  store::Namespace parent = NamespaceFromQueryValue(query.Get("parent").value_or(""));
+  if (!parent.empty()) FIRN_RETURN_IF_ERROR(catalog::ValidateNamespace(parent));
+  return parent;
 }
 
 Result<bool> BoolParam(const QueryParams& query, std::string_view name) {
   auto value = query.Get(name);
   if (!value || value->empty()) return false;
-  if (http::EqualsIgnoreCase(*value, "true")) return true;
-  if (http::EqualsIgnoreCase(*value, "false")) return false;
+  if (EqualsIgnoreCase(*value, "true")) return true;
+  if (EqualsIgnoreCase(*value, "false")) return false;
   return Fail(ErrorKind::kBadRequest, "Invalid " + std::string(name) + ": must be true or false");
 }
 

@@ -1,4 +1,8 @@
 // Shared decoding of path and query parameters used by several route files.
+//
+// Namespaces and names are decoded, then held to catalog/input_rules.h: a name that breaks a
+// rule is a 400 in every position, lookups included (docs/decisions.md). Errors: kBadRequest,
+// never echoing the rejected bytes. Thread-safety: pure functions.
 #pragma once
 
 #include "common/result.h"
@@ -12,6 +16,8 @@ Result<store::Namespace> NamespaceParam(const http::PathParams& params);
 // {namespace} + the name parameter `name_param` ("table" or "view").
 Result<store::Identifier> IdentifierParam(const http::PathParams& params,
                                           std::string_view name_param);
+// The `parent` query parameter of listNamespaces; absent or empty = the top level.
+Result<store::Namespace> ParentParam(const QueryParams& query);
 // A boolean query flag, case-insensitive as Java parses it ("True" from Python clients);
 // absent or empty = false; anything else is a 400.
 Result<bool> BoolParam(const QueryParams& query, std::string_view name);

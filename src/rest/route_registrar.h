@@ -3,10 +3,11 @@
 // and records the "<VERB> /v1/{prefix}/..." strings that /v1/config advertises, so the
 // `endpoints` list is exactly what is served.
 //
-// Every catalog route runs the request pipeline first (MakeRequestContext): realm from the
-// configured header, authentication against the current access snapshot, the catalog from the
-// prefix (or the realm's default), then the handler with a RequestContext carrying the caller.
-// Authorisation itself happens in CatalogService.
+// Every catalog route runs on the request pipeline (request_pipeline.h): realm, caller, client
+// and clock come from the request's RequestCall, established once from the header before the
+// body was read; the route adds the catalog from the prefix (or the realm's default) and calls
+// the handler with a RequestContext carrying the caller (MakeRequestContext). Authorisation
+// itself happens in CatalogService.
 //
 // Thread-safety: registration happens before serving; handlers then run concurrently.
 // Ownership: the registrar and its handlers borrow `router`, `catalogs` and `access`; they must
@@ -19,37 +20,29 @@
 #include <string_view>
 #include <vector>
 
-#include "access/access_state.h"
-#include "access/authenticator.h"
 #include "catalog/catalog_registry.h"
 #include "catalog/request_context.h"
 #include "common/result.h"
 #include "http/router.h"
 #include "rest/idempotency_guard.h"
+#include "rest/request_pipeline.h"
 
 namespace firn::rest {
 
 using CatalogHandler = std::function<Result<http::Response>(
     const http::Request&, const http::PathParams&, const catalog::RequestContext&)>;
 
-// What the request pipeline needs to know who is asking and where.
-struct AccessDeps {
-  access::AccessState& state;                  // Current() snapshot: keys, principals, catalogs
-  const access::Authenticator& authenticator;  // its config() names the realm header
-  std::string default_catalog;                 // the catalog of unprefixed routes
-};
-
-// Realm, caller and catalog of one request. Errors: kNotAuthorized (401) from authentication;
-// kNoSuchWarehouse "Catalog does not exist: x" for an unknown prefix; kServiceUnavailable if
-// no access snapshot is loaded. With authentication off, a catalog missing from the snapshot
-// is taken from `catalogs` (the configured catalog serves before any bootstrap).
-// `params` may be empty (routes without a prefix, e.g. /v1/config). With require_catalog
-// false (root routes) a realm without its default catalog still gets a context (catalog null).
+// Realm, caller and catalog of one request, from its RequestCall (the one admission attached,
+// else established now: CallOf). Errors: kNotAuthorized (401) and kServiceUnavailable from
+// establishing the call; kNoSuchWarehouse "Catalog does not exist: x" for an unknown prefix.
+// With authentication off, a catalog missing from the snapshot is taken from `catalogs` (the
+// configured catalog serves before any bootstrap). `params` may be empty (routes without a
+// prefix, e.g. /v1/config). With require_catalog false (root routes) a realm without its
+// default catalog still gets a context (catalog null).
 Result<catalog::RequestContext> MakeRequestContext(const AccessDeps& access,
                                                    const catalog::CatalogRegistry& catalogs,
                                                    const http::Request& req,
                                                    const http::PathParams& params,
-                                                   int64_t now_seconds,
                                                    bool require_catalog = true);
 
 // The catalog `name` of `realm` in `snapshot`; with authentication off, a catalog missing from
@@ -59,9 +52,6 @@ std::shared_ptr<const catalog::CatalogInfo> ResolveCatalog(const AccessDeps& acc
                                                            const access::AccessSnapshot& snapshot,
                                                            std::string_view realm,
                                                            std::string_view name);
-
-// User-Agent plus every X-Client-* header, "User-Agent; X-Client-Name=value; ...", for audit.
-std::string ClientDescription(const http::Request& req);
 
 class RouteRegistrar {
  public:

@@ -1,6 +1,7 @@
 // Wiring of every Iceberg REST route to the CatalogService. One file per resource:
 // config_routes.cc, namespace_routes.cc, table_routes.cc, view_routes.cc,
-// transaction_routes.cc.
+// transaction_routes.cc; the list, exists and rename routes tables and views share are
+// object_routes.h.
 #pragma once
 
 #include "catalog/catalog_service.h"

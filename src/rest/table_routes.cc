@@ -1,12 +1,18 @@
 // Table routes: list, create (incl. stage-create), register, load, exists, commit, drop,
-// rename, metrics.
+// rename, metrics, and the credentials a client refreshes (docs/vending.md).
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+#include <map>
+
+#include "catalog/input_rules.h"
+#include "common/encoding.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "metadata/table_requirement.h"
 #include "metadata/table_update.h"
 #include "rest/json_fields.h"
-#include "rest/page_responses.h"
+#include "rest/object_routes.h"
 #include "rest/request_params.h"
 #include "rest/routes.h"
 #include "rest/table_change_parser.h"
@@ -17,17 +23,51 @@ namespace {
 using catalog::CatalogService;
 using catalog::LoadedTable;
 using catalog::RequestContext;
+using catalog::SnapshotMode;
 using http::Method;
 using http::PathParams;
 using http::Request;
 using http::Response;
 
-enum class SnapshotMode { kAll, kRefs };
+// X-Iceberg-Access-Delegation: a comma-separated list; DuckDB sends it on every route, so it
+// is read where it means something and ignored elsewhere.
+catalog::Delegation DelegationOf(const Request& req) {
+  catalog::Delegation d;
+  std::string_view header = req.GetHeader("X-Iceberg-Access-Delegation");
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    const std::string_view item = Trim(header.substr(0, comma), " \t");
+    if (EqualsIgnoreCase(item, "vended-credentials")) d.vend = true;
+    if (EqualsIgnoreCase(item, "remote-signing")) d.sign = true;
+    if (comma == std::string_view::npos) break;
+    header.remove_prefix(comma + 1);
+  }
+  return d;
+}
 
-// LoadTableResult, assembled from cached bytes: no re-serialisation of the metadata.
-Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode) {
-  const catalog::CachedTable& c = *t.table;
-  const std::string& metadata_json = mode == SnapshotMode::kRefs ? c.JsonRefs() : c.json_all;
+boost::json::object StringObject(const std::map<std::string, std::string>& values) {
+  boost::json::object o;
+  for (const auto& [k, v] : values) o[k] = v;
+  return o;
+}
+
+// {"storage-credentials":[{prefix, config}]}: never an empty entry (DuckDB breaks on one).
+boost::json::array StorageCredentials(const catalog::VendedCredentials* credentials) {
+  boost::json::array out;
+  if (credentials != nullptr) {
+    boost::json::object c;
+    c["prefix"] = credentials->prefix;
+    c["config"] = StringObject(credentials->config);
+    out.emplace_back(std::move(c));
+  }
+  return out;
+}
+
+// LoadTableResult, assembled from cached bytes: no re-serialisation of the metadata. A result
+// carrying credentials has no ETag: a 304 would keep a client on credentials it should renew.
+Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode,
+                           const catalog::TableAccess& access) {
+  const std::string& metadata_json = t.table->MetadataJson(mode);
   std::string body;
   body.reserve(metadata_json.size() + t.metadata_location.size() + 64);
   body += R"({"metadata-location":)";
@@ -35,24 +75,121 @@ Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode) {
                                       : boost::json::serialize(boost::json::string(t.metadata_location));
   body += R"(,"metadata":)";
   body += metadata_json;
-  body += R"(,"config":{}})";
+  if (access.config.empty()) {
+    body += R"(,"config":{})";
+  } else {
+    body += R"(,"config":)";
+    body += boost::json::serialize(StringObject(access.config));
+  }
+  if (access.credentials) {
+    body += R"(,"storage-credentials":)";
+    body += boost::json::serialize(StorageCredentials(access.credentials.get()));
+  }
+  body += "}";
   Response r = Response::Json(200, std::move(body));
-  if (!t.metadata_location.empty()) {
-    r.SetHeader("ETag", mode == SnapshotMode::kRefs ? c.etag_refs : c.etag_all);
+  if (!t.metadata_location.empty() && !access.credentials) {
+    r.SetHeader("ETag", t.table->Etag(mode));
+  }
+  if (!access.warning.empty()) {
+    // RFC 9111's Warning syntax (code 299: a persistent warning), quotes made safe.
+    std::string text = access.warning;
+    std::replace(text.begin(), text.end(), '"', '\'');
+    r.SetHeader("Warning", "299 firn \"" + text + "\"");
   }
   return r;
 }
 
+// A table's route path relative to the catalog URI the client configured ("v1/…"; the
+// client's URI may end in /api/catalog): where its refresh and sign endpoints hang.
+std::string RelativeTablePath(std::string_view path) {
+  const size_t v1 = path.find("/v1/");
+  return std::string(v1 == std::string_view::npos ? path : path.substr(v1 + 1));
+}
+
+// createTable / registerTable: with vended credentials when asked (authorised beforehand).
+Result<Response> CreatedTableResponse(CatalogService& service, const Request& req,
+                                      const RequestContext& ctx, const store::Identifier& id,
+                                      const LoadedTable& t) {
+  std::string path = req.path;
+  if (path.ends_with("/register")) path.resize(path.size() - std::string_view("register").size());
+  if (!path.ends_with("/")) path += "/";
+  if (!path.ends_with("/tables/")) path += "tables/";
+  path += PercentEncode(id.name);
+  FIRN_ASSIGN_OR_RETURN(catalog::TableAccess access,
+                        service.TableAccessFor(ctx, id, t.table->metadata, DelegationOf(req),
+                                               RelativeTablePath(path)));
+  return LoadTableResponse(t, SnapshotMode::kAll, access);
+}
+
+// RemoteSignRequest {region, uri, method, headers: {name: [value…]}, body?, provider?}.
+Result<io::s3::ClientS3Request> ParseSignRequest(std::string_view text) {
+  FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(text));
+  io::s3::ClientS3Request r;
+  FIRN_ASSIGN_OR_RETURN(std::string region, RequiredString(body, "region"));
+  (void)region;  // the catalog's own region signs; a client cannot pick another
+  FIRN_ASSIGN_OR_RETURN(r.uri, RequiredString(body, "uri"));
+  FIRN_ASSIGN_OR_RETURN(std::string method, RequiredString(body, "method"));
+  r.method = ToUpper(method);
+  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> provider, OptionalString(body, "provider"));
+  if (provider && !EqualsIgnoreCase(*provider, "s3")) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "Remote signing supports the s3 provider only, not '" + *provider + "'");
+  }
+  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> payload, OptionalString(body, "body"));
+  r.body = payload.value_or("");
+  FIRN_ASSIGN_OR_RETURN(const boost::json::value* headers, RequiredObject(body, "headers"));
+  for (const auto& [name, values] : headers->as_object()) {
+    if (!values.is_array()) {
+      return Fail(ErrorKind::kBadRequest, "Invalid sign request: headers." + std::string(name) +
+                                              " must be an array of strings");
+    }
+    for (const auto& v : values.as_array()) {
+      if (!v.is_string()) {
+        return Fail(ErrorKind::kBadRequest, "Invalid sign request: headers." +
+                                                std::string(name) + " must be an array of strings");
+      }
+      r.headers.push_back({std::string(name), std::string(v.as_string())});
+    }
+  }
+  return r;
+}
+
+// RemoteSignResult {uri, headers: {name: [value]}}, never cached by the client.
+Response SignResponse(const std::string& uri, const std::vector<io::s3::HttpHeader>& headers) {
+  boost::json::object out;
+  out["uri"] = uri;
+  boost::json::object h;
+  for (const io::s3::HttpHeader& header : headers) {
+    h[header.name].emplace_array().emplace_back(header.value);
+  }
+  out["headers"] = std::move(h);
+  Response r = Response::Json(200, boost::json::serialize(out));
+  r.SetHeader("Cache-Control", "no-cache");
+  return r;
+}
+
+Status AuthorizeCreateDelegation(CatalogService& service, const Request& req,
+                                 const RequestContext& ctx, const store::Identifier& id) {
+  if (!DelegationOf(req).vend) return Ok();
+  return service.AuthorizeVending(ctx, id, /*creating=*/true);
+}
+
+Result<LoadedTable> RegisterTable(CatalogService& service, const RequestContext& ctx,
+                                  const store::Namespace& ns, const RegisterRequest& r) {
+  return service.RegisterTable(ctx, {ns, r.name}, r.metadata_location, r.overwrite);
+}
+
 Response CommitTableResponse(const LoadedTable& t) {
   std::string body;
-  body.reserve(t.table->json_all.size() + t.metadata_location.size() + 48);
+  const std::string& metadata_json = t.table->MetadataJson(SnapshotMode::kAll);
+  body.reserve(metadata_json.size() + t.metadata_location.size() + 48);
   body += R"({"metadata-location":)";
   body += boost::json::serialize(boost::json::string(t.metadata_location));
   body += R"(,"metadata":)";
-  body += t.table->json_all;
+  body += metadata_json;
   body += "}";
   Response r = Response::Json(200, std::move(body));
-  r.SetHeader("ETag", t.table->etag_all);
+  r.SetHeader("ETag", t.table->Etag(SnapshotMode::kAll));
   return r;
 }
 
@@ -61,9 +198,8 @@ bool MatchesIfNoneMatch(std::string_view header, std::string_view etag) {
   size_t start = 0;
   while (start < header.size()) {
     size_t comma = header.find(',', start);
-    std::string_view tag = header.substr(start, comma == std::string_view::npos ? comma : comma - start);
-    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
-    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+    std::string_view tag =
+        Trim(header.substr(start, comma == std::string_view::npos ? comma : comma - start), " ");
     if (tag.starts_with("W/")) tag.remove_prefix(2);
     if (tag == "*" || tag == etag) return true;
     if (comma == std::string_view::npos) break;
@@ -80,83 +216,52 @@ Result<SnapshotMode> SnapshotModeParam(const QueryParams& query) {
 }
 
 Result<catalog::CreateTableRequest> ParseCreateTable(std::string_view text) {
-  FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(text));
-  FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
+  FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(text));
   catalog::CreateTableRequest req;
-  FIRN_ASSIGN_OR_RETURN(req.name, RequiredString(*body, "name"));
-  if (req.name.empty()) return Fail(ErrorKind::kBadRequest, "Invalid table name: empty");
-  FIRN_ASSIGN_OR_RETURN(req.location, OptionalString(*body, "location"));
-  const boost::json::value* schema = body->if_contains("schema");
-  if (!schema || !schema->is_object()) {
-    return Fail(ErrorKind::kBadRequest,
-                "Invalid request body: field 'schema' must be an object (required)");
-  }
+  FIRN_ASSIGN_OR_RETURN(req.name, RequiredString(body, "name"));
+  FIRN_RETURN_IF_ERROR(catalog::ValidateName("table name", req.name));
+  FIRN_ASSIGN_OR_RETURN(req.location, OptionalString(body, "location"));
+  FIRN_ASSIGN_OR_RETURN(const boost::json::value* schema, RequiredObject(body, "schema"));
   req.schema = *schema;
-  if (auto* spec = body->if_contains("partition-spec"); spec && !spec->is_null()) {
+  if (auto* spec = body.if_contains("partition-spec"); spec && !spec->is_null()) {
     req.partition_spec = *spec;
   }
-  if (auto* order = body->if_contains("write-order"); order && !order->is_null()) {
+  if (auto* order = body.if_contains("write-order"); order && !order->is_null()) {
     req.write_order = *order;
   }
-  FIRN_ASSIGN_OR_RETURN(req.stage_create, OptionalBool(*body, "stage-create", false));
-  FIRN_ASSIGN_OR_RETURN(req.properties, StringMap(*body, "properties"));
+  FIRN_ASSIGN_OR_RETURN(req.stage_create, OptionalBool(body, "stage-create", false));
+  FIRN_ASSIGN_OR_RETURN(req.properties, StringMap(body, "properties"));
   return req;
 }
+
+// createTable and registerTable; both honour Idempotency-Key.
+constexpr NewObjectRoutes<catalog::CreateTableRequest, LoadedTable> kNewTableRoutes{
+    "/namespaces/{namespace}/tables", ParseCreateTable, &CatalogService::CreateTable,
+    RouteRegistrar::KeyedRetries::kYes, "/namespaces/{namespace}/register",
+    ParseRegisterTable, RegisterTable, CreatedTableResponse, AuthorizeCreateDelegation};
 
 }  // namespace
 
 void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
-  routes.AddCatalogRoute(
-      Method::kGet, "/namespaces/{namespace}/tables",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
-        FIRN_ASSIGN_OR_RETURN(store::PageRequest page, PageParams(query));
-        FIRN_ASSIGN_OR_RETURN(auto result, service.ListTables(ctx, ns, page));
-        return IdentifierPageResponse(ns, result);
-      });
+  constexpr std::string_view kTable = "/namespaces/{namespace}/tables/{table}";
+  using Id = store::Identifier;
+  AddListObjectsRoute(routes, "/namespaces/{namespace}/tables", service,
+                      &CatalogService::ListTables);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/tables",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(catalog::CreateTableRequest create, ParseCreateTable(req.body));
-        FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.CreateTable(ctx, ns, create));
-        return LoadTableResponse(table, SnapshotMode::kAll);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
+  AddNewObjectRoutes(routes, service, kNewTableRoutes);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/register",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(std::string name, RequiredString(*body, "name"));
-        FIRN_ASSIGN_OR_RETURN(std::string location, RequiredString(*body, "metadata-location"));
-        FIRN_ASSIGN_OR_RETURN(bool overwrite, OptionalBool(*body, "overwrite", false));
-        if (name.empty()) return Fail(ErrorKind::kBadRequest, "Invalid table name: empty");
-        FIRN_ASSIGN_OR_RETURN(LoadedTable table,
-                              service.RegisterTable(ctx, {ns, name}, location, overwrite));
-        return LoadTableResponse(table, SnapshotMode::kAll);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
-
-  routes.AddCatalogRoute(
-      Method::kGet, "/namespaces/{namespace}/tables/{table}",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
+  AddObjectRoute(
+      routes, Method::kGet, kTable,
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
         FIRN_ASSIGN_OR_RETURN(SnapshotMode mode, SnapshotModeParam(query));
+        const catalog::Delegation delegation = DelegationOf(req);
+        const bool vend = delegation.vend;
+        if (vend) FIRN_RETURN_IF_ERROR(service.AuthorizeVending(ctx, id, /*creating=*/false));
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.LoadTable(ctx, id));
-        const std::string& etag =
-            mode == SnapshotMode::kRefs ? table.table->etag_refs : table.table->etag_all;
+        const std::string& etag = table.table->Etag(mode);
         if (auto inm = req.GetHeader("If-None-Match");
-            !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
+            !vend && !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
           // "Not modified" promises the client its copy is still good; check the file is
           // still there (one stat, only on this path) rather than vouch for a lost file.
           FIRN_RETURN_IF_ERROR(service.CheckMetadataFileExists(table));
@@ -164,23 +269,39 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
           r.SetHeader("ETag", etag);
           return r;
         }
-        return LoadTableResponse(table, mode);
+        FIRN_ASSIGN_OR_RETURN(catalog::TableAccess access,
+                              service.TableAccessFor(ctx, id, table.table->metadata, delegation,
+                                                     RelativeTablePath(req.path)));
+        return LoadTableResponse(table, mode, access);
       });
 
-  routes.AddCatalogRoute(
-      Method::kHead, "/namespaces/{namespace}/tables/{table}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
-        FIRN_RETURN_IF_ERROR(service.TableExists(ctx, id));
-        return Response::Empty(204);
+  // signRequest (REST 1.11): one S3 request of an engine, signed when it stays inside the
+  // table and fits the caller's privileges.
+  AddObjectRoute(
+      routes, Method::kPost, std::string(kTable) + "/sign",
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
+        FIRN_ASSIGN_OR_RETURN(io::s3::ClientS3Request request, ParseSignRequest(req.body));
+        FIRN_ASSIGN_OR_RETURN(auto headers, service.SignRequest(ctx, id, request));
+        return SignResponse(request.uri, headers);
       });
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/tables/{table}",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
+  // loadCredentials: what a client's refresh asks for (planId is accepted and not needed:
+  // Firn plans no scans).
+  AddObjectRoute(
+      routes, Method::kGet, std::string(kTable) + "/credentials",
+      [&service](const Request&, const Id& id, const RequestContext& ctx) -> Result<Response> {
+        FIRN_ASSIGN_OR_RETURN(auto credentials, service.LoadCredentials(ctx, id));
+        boost::json::object body;
+        body["storage-credentials"] = StorageCredentials(credentials.get());
+        return Response::Json(200, boost::json::serialize(body));
+      });
+
+  AddObjectActionRoute(routes, Method::kHead, kTable, service, &CatalogService::TableExists,
+                       RouteRegistrar::KeyedRetries::kNo);
+
+  AddObjectRoute(
+      routes, Method::kPost, kTable,
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
         FIRN_ASSIGN_OR_RETURN(catalog::TableChange change, ParseTableChange(json, &id));
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.UpdateTable(ctx, change));
@@ -188,11 +309,9 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
       },
       RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kDelete, "/namespaces/{namespace}/tables/{table}",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
+  AddObjectRoute(
+      routes, Method::kDelete, kTable,
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
         FIRN_ASSIGN_OR_RETURN(bool purge, BoolParam(query, "purgeRequested"));
         FIRN_RETURN_IF_ERROR(service.DropTable(ctx, id, purge));
@@ -200,29 +319,14 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
       },
       RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/tables/rename",
-      [&service](const Request& req, const PathParams&, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(store::Identifier from, IdentifierField(*body, "source"));
-        FIRN_ASSIGN_OR_RETURN(store::Identifier to, IdentifierField(*body, "destination"));
-        FIRN_RETURN_IF_ERROR(service.RenameTable(ctx, from, to));
-        return Response::Empty(204);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
+  AddRenameObjectRoute(routes, "/tables/rename", service, &CatalogService::RenameTable);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/tables/{table}/metrics",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "table"));
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(std::string type, RequiredString(*body, "report-type"));
-        FIRN_RETURN_IF_ERROR(
-            service.ReportMetrics(ctx, id, type, boost::json::serialize(*body)));
+  AddObjectRoute(
+      routes, Method::kPost, std::string(kTable) + "/metrics",
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
+        FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(req.body));
+        FIRN_ASSIGN_OR_RETURN(std::string type, RequiredString(body, "report-type"));
+        FIRN_RETURN_IF_ERROR(service.ReportMetrics(ctx, id, type, boost::json::serialize(body)));
         return Response::Empty(204);
       });
 }

@@ -11,9 +11,8 @@ void AddTransactionRoutes(RouteRegistrar& routes, catalog::CatalogService& servi
       http::Method::kPost, "/transactions/commit",
       [&service](const http::Request& req, const http::PathParams&,
                  const catalog::RequestContext& ctx) -> Result<http::Response> {
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        const boost::json::value* changes = body->if_contains("table-changes");
+        FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(req.body));
+        const boost::json::value* changes = body.if_contains("table-changes");
         if (!changes || !changes->is_array() || changes->get_array().empty()) {
           return Fail(ErrorKind::kBadRequest,
                       "Invalid request body: field 'table-changes' must be a non-empty array");

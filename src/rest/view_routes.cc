@@ -1,14 +1,14 @@
 // View routes: list, create, load, exists, replace (commit), drop, rename, register.
 #include <boost/json/serialize.hpp>
 
+#include "catalog/input_rules.h"
 #include "common/macros.h"
-#include "metadata/view_requirement.h"
 #include "metadata/view_serde.h"
-#include "metadata/view_update.h"
 #include "rest/json_fields.h"
-#include "rest/page_responses.h"
+#include "rest/object_routes.h"
 #include "rest/request_params.h"
 #include "rest/routes.h"
+#include "rest/table_change_parser.h"
 
 namespace firn::rest {
 namespace {
@@ -30,107 +30,57 @@ Response LoadViewResponse(const LoadedView& v) {
   return Response::Json(200, boost::json::serialize(body));
 }
 
+Result<LoadedView> RegisterView(CatalogService& service, const RequestContext& ctx,
+                                const store::Namespace& ns, const RegisterRequest& r) {
+  return service.RegisterView(ctx, {ns, r.name}, r.metadata_location);
+}
+
 Result<catalog::CreateViewRequest> ParseCreateView(std::string_view text) {
-  FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(text));
-  FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
+  FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(text));
   catalog::CreateViewRequest req;
-  FIRN_ASSIGN_OR_RETURN(req.name, RequiredString(*body, "name"));
-  if (req.name.empty()) return Fail(ErrorKind::kBadRequest, "Invalid view name: empty");
-  FIRN_ASSIGN_OR_RETURN(req.location, OptionalString(*body, "location"));
-  for (std::string_view key : {"schema", "view-version"}) {
-    const boost::json::value* v = body->if_contains(key);
-    if (!v || !v->is_object()) {
-      return Fail(ErrorKind::kBadRequest, "Invalid request body: field '" + std::string(key) +
-                                              "' must be an object (required)");
-    }
-  }
-  req.schema = body->at("schema");
-  req.view_version = body->at("view-version");
-  FIRN_ASSIGN_OR_RETURN(req.properties, StringMap(*body, "properties"));
+  FIRN_ASSIGN_OR_RETURN(req.name, RequiredString(body, "name"));
+  FIRN_RETURN_IF_ERROR(catalog::ValidateName("view name", req.name));
+  FIRN_ASSIGN_OR_RETURN(req.location, OptionalString(body, "location"));
+  FIRN_ASSIGN_OR_RETURN(const boost::json::value* schema, RequiredObject(body, "schema"));
+  FIRN_ASSIGN_OR_RETURN(const boost::json::value* version, RequiredObject(body, "view-version"));
+  req.schema = *schema;
+  req.view_version = *version;
+  FIRN_ASSIGN_OR_RETURN(req.properties, StringMap(body, "properties"));
   return req;
 }
 
-// CommitViewRequest {identifier?, requirements?, updates}; the path names the view.
-Result<catalog::ViewChange> ParseViewChange(const boost::json::value& json,
-                                            const store::Identifier& id) {
-  FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "commit request"));
-  catalog::ViewChange change;
-  change.id = id;
-  if (const auto* r = body->if_contains("requirements"); r && !r->is_null()) {
-    FIRN_ASSIGN_OR_RETURN(change.requirements, metadata::ParseViewRequirements(*r));
-  }
-  const boost::json::value* updates = body->if_contains("updates");
-  if (!updates || !updates->is_array()) {
-    return Fail(ErrorKind::kBadRequest,
-                "Invalid request body: field 'updates' must be an array (required)");
-  }
-  FIRN_ASSIGN_OR_RETURN(change.updates, metadata::ParseViewUpdates(*updates));
-  return change;
-}
+// createView (without Idempotency-Key) and registerView (with it).
+constexpr NewObjectRoutes<catalog::CreateViewRequest, LoadedView> kNewViewRoutes{
+    "/namespaces/{namespace}/views", ParseCreateView, &CatalogService::CreateView,
+    RouteRegistrar::KeyedRetries::kNo, "/namespaces/{namespace}/register-view",
+    ParseRegisterView, RegisterView,
+    [](CatalogService&, const http::Request&, const RequestContext&, const store::Identifier&,
+       const LoadedView& v) -> Result<http::Response> { return LoadViewResponse(v); }};
 
 }  // namespace
 
 void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
-  routes.AddCatalogRoute(
-      Method::kGet, "/namespaces/{namespace}/views",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
-        FIRN_ASSIGN_OR_RETURN(store::PageRequest page, PageParams(query));
-        FIRN_ASSIGN_OR_RETURN(auto result, service.ListViews(ctx, ns, page));
-        return IdentifierPageResponse(ns, result);
-      });
+  constexpr std::string_view kView = "/namespaces/{namespace}/views/{view}";
+  using Id = store::Identifier;
+  AddListObjectsRoute(routes, "/namespaces/{namespace}/views", service,
+                      &CatalogService::ListViews);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/views",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(catalog::CreateViewRequest create, ParseCreateView(req.body));
-        FIRN_ASSIGN_OR_RETURN(LoadedView view, service.CreateView(ctx, ns, create));
-        return LoadViewResponse(view);
-      });
-
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/register-view",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Namespace ns, NamespaceParam(params));
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(std::string name, RequiredString(*body, "name"));
-        FIRN_ASSIGN_OR_RETURN(std::string location, RequiredString(*body, "metadata-location"));
-        if (name.empty()) return Fail(ErrorKind::kBadRequest, "Invalid view name: empty");
-        FIRN_ASSIGN_OR_RETURN(LoadedView view, service.RegisterView(ctx, {ns, name}, location));
-        return LoadViewResponse(view);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
+  AddNewObjectRoutes(routes, service, kNewViewRoutes);
 
   // `referenced-by` is informational (authorization only) and not needed here.
-  routes.AddCatalogRoute(
-      Method::kGet, "/namespaces/{namespace}/views/{view}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "view"));
+  AddObjectRoute(
+      routes, Method::kGet, kView,
+      [&service](const Request&, const Id& id, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(LoadedView view, service.LoadView(ctx, id));
         return LoadViewResponse(view);
       });
 
-  routes.AddCatalogRoute(
-      Method::kHead, "/namespaces/{namespace}/views/{view}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "view"));
-        FIRN_RETURN_IF_ERROR(service.ViewExists(ctx, id));
-        return Response::Empty(204);
-      });
+  AddObjectActionRoute(routes, Method::kHead, kView, service, &CatalogService::ViewExists,
+                       RouteRegistrar::KeyedRetries::kNo);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/namespaces/{namespace}/views/{view}",
-      [&service](const Request& req, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "view"));
+  AddObjectRoute(
+      routes, Method::kPost, kView,
+      [&service](const Request& req, const Id& id, const RequestContext& ctx) -> Result<Response> {
         FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
         FIRN_ASSIGN_OR_RETURN(catalog::ViewChange change, ParseViewChange(json, id));
         FIRN_ASSIGN_OR_RETURN(LoadedView view, service.ReplaceView(ctx, change));
@@ -138,28 +88,10 @@ void AddViewRoutes(RouteRegistrar& routes, CatalogService& service) {
       },
       RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kDelete, "/namespaces/{namespace}/views/{view}",
-      [&service](const Request&, const PathParams& params, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(store::Identifier id, IdentifierParam(params, "view"));
-        FIRN_RETURN_IF_ERROR(service.DropView(ctx, id));
-        return Response::Empty(204);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
+  AddObjectActionRoute(routes, Method::kDelete, kView, service, &CatalogService::DropView,
+                       RouteRegistrar::KeyedRetries::kYes);
 
-  routes.AddCatalogRoute(
-      Method::kPost, "/views/rename",
-      [&service](const Request& req, const PathParams&, const RequestContext& ctx)
-          -> Result<Response> {
-        FIRN_ASSIGN_OR_RETURN(auto json, ParseJsonBody(req.body));
-        FIRN_ASSIGN_OR_RETURN(const boost::json::object* body, AsObject(json, "request"));
-        FIRN_ASSIGN_OR_RETURN(store::Identifier from, IdentifierField(*body, "source"));
-        FIRN_ASSIGN_OR_RETURN(store::Identifier to, IdentifierField(*body, "destination"));
-        FIRN_RETURN_IF_ERROR(service.RenameView(ctx, from, to));
-        return Response::Empty(204);
-      },
-      RouteRegistrar::KeyedRetries::kYes);
+  AddRenameObjectRoute(routes, "/views/rename", service, &CatalogService::RenameView);
 }
 
 }  // namespace firn::rest

@@ -9,6 +9,7 @@
 //   kNotFound            an update/delete write found the key missing
 //   kCommitFailed        an update/delete write's expected entity_version did not match
 //   kServiceUnavailable  the database cannot be reached; nothing was changed
+//   kLocationConflict    a catalog's claim overlaps another catalog's locations
 // Ownership: the store owns its connections; callers own the values passed in.
 #pragma once
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "store/location_claims.h"
 
 namespace firn::store {
 
@@ -56,6 +58,9 @@ struct AccessWrite {
   AccessRecord record;
   // kUpdate/kDelete: the entity_version the caller read; nullopt = any version.
   std::optional<int64_t> expected_version;
+  // kCatalog records: the catalog's base and allowed locations, checked and recorded in the same
+  // transaction (store/location_claims.h); nullopt = unchanged. Deleting a catalog releases them.
+  std::optional<LocationClaim> claim;
 };
 
 // One audit row. Written in the same transaction as the change it describes.

@@ -36,13 +36,10 @@ Status CheckAuditFilter(const AuditFilter& filter) {
   return Ok();
 }
 
-AuditQuery BuildAuditQuery(const AuditFilter& filter, SqlDialect dialect) {
+AuditQuery BuildAuditQuery(const AuditFilter& filter) {
   AuditQuery query;
   std::vector<std::string> where;
-  auto placeholder = [&]() {
-    const std::string n = std::to_string(query.params.size());
-    return (dialect == SqlDialect::kSqlite ? "?" : "$") + n;
-  };
+  auto placeholder = [&]() { return "$" + std::to_string(query.params.size()); };
   auto text = [&](std::string_view column, const std::optional<std::string>& value) {
     if (!value) return;
     query.params.emplace_back(*value);
@@ -55,8 +52,7 @@ AuditQuery BuildAuditQuery(const AuditFilter& filter, SqlDialect dialect) {
   if (filter.object_prefix && !filter.object_prefix->empty()) {
     // A byte-wise prefix test: LIKE would need escaping and is case-insensitive in SQLite.
     query.params.emplace_back(*filter.object_prefix);
-    const std::string p = placeholder();
-    const std::string typed = dialect == SqlDialect::kPostgres ? p + "::text" : p;
+    const std::string typed = "CAST(" + placeholder() + " AS TEXT)";
     where.push_back("substr(object, 1, length(" + typed + ")) = " + typed);
   }
   auto number = [&](std::string_view condition, const std::optional<int64_t>& value) {

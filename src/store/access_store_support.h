@@ -1,5 +1,5 @@
-// Backend-neutral pieces of the AccessStore implementations: the errors of its contract, the
-// validation of an AuditFilter and the SQL of ListAudit, so SQLite and PostgreSQL answer alike.
+// Backend-neutral pieces of the AccessStore implementation: the errors of its contract, the
+// validation of an AuditFilter and the SQL of ListAudit.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -34,12 +34,11 @@ inline constexpr std::string_view kAuditColumns =
     "id, at_ms, realm, catalog, principal, client, request_id, operation, object, "
     "old_location, new_location, outcome, detail";
 
-// A ListAudit statement: `sql` uses placeholders made by the dialect; `params` in order.
+// A ListAudit statement: `sql` uses $1, $2, … (store/sql/sql_session.h); `params` in order.
 struct AuditQuery {
   std::string sql;
   std::vector<std::variant<std::string, int64_t>> params;
 };
-enum class SqlDialect { kSqlite, kPostgres };
-AuditQuery BuildAuditQuery(const AuditFilter& filter, SqlDialect dialect);
+AuditQuery BuildAuditQuery(const AuditFilter& filter);
 
 }  // namespace firn::store

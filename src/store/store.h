@@ -8,15 +8,22 @@
 //   kCommitFailed       compare-and-swap lost: the pointer is not the expected one
 //   kServiceUnavailable the database cannot be reached; nothing was changed
 //   kCommitStateUnknown a write was sent but its outcome could not be confirmed
+//   kLocationConflict   a write's location claim overlaps another owner's (location_claims.h)
 // Messages follow the Iceberg REST wording (docs/error-mapping.md) so the service can pass
 // them through. Ownership: the store owns its connections; callers own the values passed in.
 // Audit: every write takes an optional AuditEntry (CommitTransaction: a span of them). When
 // given, the row is appended in the same database transaction as the change, so a commit and
 // its audit row exist together or not at all; a failed write appends nothing (the caller may
 // record the refusal with AppendAudit). at_ms = 0 means "now".
+// Locations: writes that create or move an object may carry a LocationClaim (nullptr = the
+// object's claims stay as they are). The claim is checked against every other owner's and
+// recorded in the same transaction as the pointer write, so two writers claiming overlapping
+// locations at once cannot both succeed (kLocationConflict, nothing written). Dropping an
+// object releases its claims; renaming it keeps them.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -26,11 +33,14 @@
 #include "common/result.h"
 #include "store/access_store.h"
 #include "store/idempotency_store.h"
+#include "store/location_claims.h"
 
 namespace firn::store {
 
 using Namespace = std::vector<std::string>;          // levels, outermost first
 using Properties = std::map<std::string, std::string>;
+// Judges a property map; an error refuses the write it was asked about.
+using PropertiesCheck = std::function<Status(const Properties&)>;
 
 enum class ObjectKind { kTable, kView };
 
@@ -68,6 +78,7 @@ struct PointerSwap {
   ObjectKind kind = ObjectKind::kTable;
   std::optional<std::string> expected_location;  // nullopt = create (must not exist)
   std::string new_location;
+  std::optional<LocationClaim> claim;             // nullopt = locations unchanged
 };
 
 struct PropertiesUpdateResult {
@@ -90,9 +101,10 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
   ~CatalogStore() override = default;
 
   // Namespaces.
+  // `claim`: the namespace's explicit `location` property, if it has one.
   virtual Status CreateNamespace(const CatalogScope& scope, const Namespace& ns,
-                                 const Properties& props,
-                                 const AuditEntry* audit = nullptr) = 0;
+                                 const Properties& props, const AuditEntry* audit = nullptr,
+                                 const LocationClaim* claim = nullptr) = 0;
   virtual Result<Properties> LoadNamespace(const CatalogScope& scope, const Namespace& ns) = 0;
   // Direct children of `parent` (empty = top level), sorted. kNoSuchNamespace if parent missing.
   virtual Result<Page<Namespace>> ListNamespaces(const CatalogScope& scope,
@@ -100,10 +112,15 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
                                                  const PageRequest& page) = 0;
   virtual Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
                                const AuditEntry* audit = nullptr) = 0;
-  // Removals and updates must not share a key (the caller checks; 422).
+  // Removals and updates must not share a key (the caller checks; 422). `check`, when given,
+  // sees the namespace's whole property map after the change, inside the same transaction
+  // (concurrent updates of one namespace are serialised); its error rolls everything back and
+  // is returned as is. The caller's limits thus hold however the updates interleave.
+  // `claim` replaces the namespace's claim when the update sets or removes `location`.
   virtual Result<PropertiesUpdateResult> UpdateNamespaceProperties(
       const CatalogScope& scope, const Namespace& ns, const std::vector<std::string>& removals,
-      const Properties& updates, const AuditEntry* audit = nullptr) = 0;
+      const Properties& updates, const AuditEntry* audit = nullptr,
+      const PropertiesCheck* check = nullptr, const LocationClaim* claim = nullptr) = 0;
 
   // Tables and views share one name space per namespace.
   virtual Result<Page<std::string>> ListObjects(const CatalogScope& scope, const Namespace& ns,
@@ -113,16 +130,19 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
   // Creates the pointer; kAlreadyExists if a table or a view holds the name.
   virtual Status CreateObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                               const std::string& metadata_location,
-                              const AuditEntry* audit = nullptr) = 0;
+                              const AuditEntry* audit = nullptr,
+                              const LocationClaim* claim = nullptr) = 0;
   // Moves the pointer iff it currently equals `expected_location`; kCommitFailed otherwise.
   virtual Result<ObjectPointer> SwapPointer(const CatalogScope& scope, const Identifier& id,
                                             ObjectKind kind, const std::string& expected_location,
                                             const std::string& new_location,
-                                            const AuditEntry* audit = nullptr) = 0;
+                                            const AuditEntry* audit = nullptr,
+                                            const LocationClaim* claim = nullptr) = 0;
   // Registers over an existing table (register with overwrite=true): unconditional swap.
   virtual Status ReplacePointer(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                                 const std::string& new_location,
-                                const AuditEntry* audit = nullptr) = 0;
+                                const AuditEntry* audit = nullptr,
+                                const LocationClaim* claim = nullptr) = 0;
   virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                             const AuditEntry* audit = nullptr) = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,
@@ -138,6 +158,26 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
   // Every (realm, catalog) holding at least one namespace, sorted by realm then catalog.
   // For admin tools that walk a whole database (firn admin copy-store); not a hot path.
   virtual Result<std::vector<CatalogScope>> ListCatalogScopes() = 0;
+
+  // Location claims (location_claims.h).
+  // The first conflict `claim` would meet, without writing (for a refusal that can name it).
+  virtual Result<std::optional<LocationConflict>> FindLocationConflict(
+      const LocationOwner& owner, const LocationClaim& claim) = 0;
+  // Every claim at `location` or at one of its ancestors (who owns this path), any owner.
+  virtual Result<std::vector<HeldLocation>> LocationHolders(std::string_view location) = 0;
+  // Replaces an owner's claims. `check` = false records them even where they overlap (admin
+  // backfill of data from before the index; the overlap is reported, not refused).
+  virtual Status SetLocationClaim(const LocationOwner& owner, const LocationClaim& claim,
+                                  bool check) = 0;
+  // Refreshes the database's planner statistics of the location index, after a bulk load (the
+  // backfill): PostgreSQL otherwise keeps plans made for the small table until autovacuum
+  // next analyzes it. SQLite plans from its indexes and needs nothing.
+  virtual Status RefreshLocationStatistics() = 0;
+  // Every claim, ordered by location (admin reports; not a hot path).
+  virtual Result<std::vector<HeldLocation>> ListLocationClaims() = 0;
+  // Small named values of the deployment (e.g. which one-time backfills ran). nullopt = unset.
+  virtual Result<std::optional<std::string>> LoadSetting(const std::string& name) = 0;
+  virtual Status SaveSetting(const std::string& name, const std::string& value) = 0;
 };
 
 }  // namespace firn::store

@@ -1,21 +1,9 @@
 #include "store/store_keys.h"
 
-#include <array>
+#include "common/encoding.h"
 
 namespace firn::store {
 namespace {
-
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-int DecodeChar(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '-') return 62;
-  if (c == '_') return 63;
-  return -1;
-}
 
 std::string Join(const Namespace& ns, char sep) {
   std::string out;
@@ -72,52 +60,6 @@ Status ValidateNamespaceForCreate(const Namespace& ns) {
     }
   }
   return Ok();
-}
-
-std::string Base64UrlEncode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(kAlphabet[(v >> 6) & 63]);
-    out.push_back(kAlphabet[v & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest == 1) {
-    uint32_t v = uint8_t(bytes[i]) << 16;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-  } else if (rest == 2) {
-    uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(kAlphabet[(v >> 6) & 63]);
-  }
-  return out;
-}
-
-std::optional<std::string> Base64UrlDecode(std::string_view text) {
-  if (text.size() % 4 == 1) return std::nullopt;
-  std::string out;
-  out.reserve(text.size() * 3 / 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    int d = DecodeChar(c);
-    if (d < 0) return std::nullopt;
-    acc = (acc << 6) | uint32_t(d);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(char((acc >> bits) & 0xFF));
-    }
-  }
-  // Leftover bits must be zero, or the token was not produced by Base64UrlEncode.
-  if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;
-  return out;
 }
 
 std::string EncodePageToken(std::string_view last_key) { return Base64UrlEncode(last_key); }

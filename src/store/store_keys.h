@@ -39,7 +39,4 @@ Result<std::optional<std::string>> DecodePageToken(const std::optional<std::stri
 // kIllegalArgument for a size below 1.
 Status CheckPageSize(const std::optional<int64_t>& size);
 
-std::string Base64UrlEncode(std::string_view bytes);
-std::optional<std::string> Base64UrlDecode(std::string_view text);
-
 }  // namespace firn::store

@@ -17,10 +17,11 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/../../scripts/lib.sh"  # FIRN_CACHE, firn_mvn (Maven's repository in the cache)
 RCK_VERSION="${RCK_VERSION:-1.11.0}"
 DEP_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
 
-CACHE_ROOT="${FIRN_RCK_CACHE:-$HOME/.cache/firn/rck}"
+CACHE_ROOT="${FIRN_RCK_CACHE:-$FIRN_CACHE/rck}"
 DEST="$CACHE_ROOT/$RCK_VERSION"
 STAMP="$DEST/.installed"
 
@@ -62,7 +63,7 @@ start=$SECONDS
 fetch() {  # fetch WHAT MVN_ARGS...: quiet mvn, its log shown only on failure
   local what="$1"; shift
   echo "rck: fetching $what" >&2
-  if ! mvn -B -q "$@" >"$TMP/.mvn.log" 2>&1; then
+  if ! firn_mvn "$@" >"$TMP/.mvn.log" 2>&1; then
     echo "rck: failed to fetch $what:" >&2; tail -n 30 "$TMP/.mvn.log" >&2; exit 1
   fi
 }

@@ -21,6 +21,7 @@
 # kit writes manifests itself and uses file:/tmp/<ns>/<tbl> locations). Only the server process
 # this script started is stopped. Exit status: 0 iff tests ran and none failed or errored.
 # Env: RCK_VERSION, FIRN_RCK_CACHE (see install.sh), FIRN_BIN, FIRN_ARGS (extra serve flags),
+#      FIRN_KEK (the key-encryption key; generated for the run when unset),
 #      RCK_WAREHOUSE (the kit's `warehouse` = Firn catalog name, default rck_warehouse),
 #      RCK_JAVA_OPTS (extra -D flags for the kit JVM), RCK_TIMEOUT (seconds, default 1200),
 #      RCK_AUTH=off (Firn started with --auth off in FIRN_ARGS: the kit sends no credentials),
@@ -162,6 +163,9 @@ case "$mode" in
       export FIRN_BOOTSTRAP_CREDENTIALS="default,$rck_id,$rck_secret"
       export CATALOG_CREDENTIAL="$rck_id:$rck_secret"
     fi
+    # The KEK that seals the signing keys: PostgreSQL (FIRN_ARGS --db postgresql://...)
+    # requires one; on the SQLite default it replaces the generated <data-dir>.kek.
+    export FIRN_KEK="${FIRN_KEK:-$("$bin" admin generate-kek)}"
     port="$(free_port)"
     uri="http://127.0.0.1:$port/"
     # A supervisor restarts Firn (same port, same data dir) if it dies, so one crash does not
@@ -171,7 +175,8 @@ case "$mode" in
       while :; do
         # shellcheck disable=SC2086  # FIRN_ARGS is a flag list on purpose
         "$bin" serve --data-dir "$RUN/data" --listen "127.0.0.1:$port" \
-          --catalog-name "$warehouse" --warehouse "file://$RUN/warehouse" ${FIRN_ARGS:-} \
+          --catalog-name "$warehouse" --warehouse "file://$RUN/warehouse" \
+          --storage-roots "file://$RUN/warehouse,file:///tmp" ${FIRN_ARGS:-} \
           >>"$RUN/server.log" 2>&1 &
         echo $! >"$RUN/firn.pid"
         rc=0; wait $! || rc=$?

@@ -58,6 +58,7 @@ def _load_integration_conftest():
 _itc = _load_integration_conftest()
 FirnServer = _itc.FirnServer
 http_headers = _itc.http_headers
+short_token_lifetime = _itc.short_token_lifetime
 import firn_auth  # noqa: E402  (tests/integration is on sys.path now)
 
 
@@ -106,6 +107,8 @@ class S3Store:
     secret_key: str
     bucket: str
     flavor: str
+    role_arn: str = ""            # the role vended credentials are assumed from
+    session_policy: bool = False  # whether the store enforces STS session policies
 
     @property
     def host_port(self) -> str:
@@ -121,6 +124,8 @@ class Backend:
     server: EngineServer
     warehouse: str  # the warehouse URI Firn was started with
     s3: S3Store | None = None
+    # True: engines get no storage key at all and ask Firn for vended credentials.
+    vended: bool = False
     _spark_catalogs: set = field(default_factory=set)
 
     @property
@@ -133,7 +138,10 @@ class Backend:
         props = {"uri": self.uri, "warehouse": CATALOG_NAME}
         if self.server.auth:
             props.update(firn_auth.pyiceberg_auth_properties(self.uri, creds))
-        if self.s3:
+        if self.s3 and self.vended:
+            # Nothing about the store: endpoint, region and keys all come from Firn.
+            props["header.X-Iceberg-Access-Delegation"] = "vended-credentials"
+        elif self.s3:
             props.update(
                 {
                     "s3.endpoint": self.s3.endpoint,
@@ -165,7 +173,7 @@ class Backend:
         for ext in ("httpfs", "avro", "iceberg"):
             duckdb_extensions.import_extension(ext, con=con)
             con.execute(f"LOAD {ext}")
-        if self.s3:
+        if self.s3 and not self.vended:
             con.execute(
                 "CREATE SECRET store (TYPE s3, KEY_ID ?, SECRET ?, REGION ?, ENDPOINT ?, "
                 "URL_STYLE 'path', USE_SSL false)",
@@ -184,7 +192,8 @@ class Backend:
             auth = "AUTHORIZATION_TYPE 'none'"
         con.execute(
             f"ATTACH '{CATALOG_NAME}' AS {alias} (TYPE iceberg, ENDPOINT '{self.uri}', "
-            f"{auth}, ACCESS_DELEGATION_MODE 'none')"
+            f"{auth}, ACCESS_DELEGATION_MODE "
+            f"'{'vended_credentials' if self.vended else 'none'}')"
         )
         return con
 
@@ -216,8 +225,14 @@ class Backend:
                         f".header.{firn_auth.REALM_HEADER}": creds.realm,
                     }
                 )
-            conf.update(extra or {})
-            if self.s3:
+            if self.s3 and self.vended:
+                conf.update(
+                    {
+                        ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+                        ".header.X-Iceberg-Access-Delegation": "vended-credentials",
+                    }
+                )
+            elif self.s3:
                 conf.update(
                     {
                         ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
@@ -228,6 +243,7 @@ class Backend:
                         ".s3.secret-access-key": self.s3.secret_key,
                     }
                 )
+            conf.update(extra or {})  # last: a test's settings win
             for key, value in conf.items():
                 spark.conf.set(f"spark.sql.catalog.{name}{key}", value)
             self._spark_catalogs.add(name)
@@ -285,20 +301,41 @@ def s3_store() -> S3Store:
         secret_key=env["FIRN_S3_SECRET_KEY"],
         bucket=env["FIRN_S3_BUCKET"],
         flavor=env.get("FIRN_S3_FLAVOR", "?"),
+        role_arn=env.get("FIRN_S3_ROLE_ARN", ""),
+        session_policy=env.get("FIRN_S3_SESSION_POLICY") == "1",
     )
+
+
+def _s3_server_args(s3_store: S3Store, folder: str) -> tuple[str, list[str]]:
+    """A fresh warehouse folder in the test bed's bucket and the flags that serve it."""
+    warehouse = f"s3://{s3_store.bucket}/{folder}-{uuid.uuid4().hex[:12]}"
+    return warehouse, ["--warehouse", warehouse, "--s3-endpoint", s3_store.endpoint,
+                       "--s3-region", s3_store.region, "--s3-access-key-id", s3_store.access_key]
 
 
 @pytest.fixture(scope="session")
 def s3_backend(tmp_path_factory, s3_store):
-    warehouse = f"s3://{s3_store.bucket}/engines-{uuid.uuid4().hex[:12]}"
-    args = [
-        "--warehouse", warehouse,
-        "--s3-endpoint", s3_store.endpoint,
-        "--s3-region", s3_store.region,
-        "--s3-access-key-id", s3_store.access_key,
-    ]
+    warehouse, args = _s3_server_args(s3_store, "engines")
     srv = _start(tmp_path_factory, "s3", args, {"FIRN_S3_SECRET_ACCESS_KEY": s3_store.secret_key})
     yield Backend("s3", srv, warehouse, s3_store)
+    _stop(srv)
+
+
+@pytest.fixture(scope="session")
+def vended_backend(tmp_path_factory, s3_store):
+    """An s3:// warehouse whose engines hold no storage key: Firn vends STS credentials
+    confined to each table (docs/vending.md). Needs a store with STS that enforces session
+    policies (SeaweedFS); on another store the tests are skipped (failed under CI)."""
+    if not (s3_store.role_arn and s3_store.session_policy):
+        reason = f"the S3 test bed ({s3_store.flavor}) does not enforce STS session policies"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    warehouse, args = _s3_server_args(s3_store, "vended")
+    args += ["--s3-role-arn", s3_store.role_arn, "--vended-credentials-seconds", "900"]
+    srv = _start(tmp_path_factory, "vended", args,
+                 {"FIRN_S3_SECRET_ACCESS_KEY": s3_store.secret_key})
+    yield Backend("vended", srv, warehouse, s3_store, vended=True)
     _stop(srv)
 
 
@@ -313,7 +350,9 @@ def backend(request) -> Backend:
 def spark_jars() -> list[str]:
     folder = Path(
         os.environ.get(
-            "FIRN_SPARK_JARS", Path.home() / f".cache/firn/jars/spark-iceberg-{ICEBERG_VERSION}"
+            "FIRN_SPARK_JARS",
+            Path(os.environ.get("FIRN_CACHE", Path.home() / ".cache/firn"))
+            / f"jars/spark-iceberg-{ICEBERG_VERSION}",
         )
     )
     jars = [

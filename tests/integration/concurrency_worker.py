@@ -1,4 +1,5 @@
-"""Writer process for test_concurrency.py (a module of its own so `spawn` can import it)."""
+"""PyIceberg writer process for test_concurrency.py (a module of its own so `spawn` can import
+it)."""
 
 from __future__ import annotations
 

@@ -32,6 +32,8 @@ import firn_auth
 from helpers import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# The firn binary every harness runs (FIRN_BIN, else the release build of this checkout).
+FIRN_BINARY = Path(os.environ.get("FIRN_BIN", REPO_ROOT / "build/release/src/cli/firn"))
 REFERENCE = os.environ.get("FIRN_REFERENCE_FIXTURE") == "1"
 READY_TIMEOUT_S = 60 if REFERENCE else 30
 STOP_TIMEOUT_S = 20
@@ -56,6 +58,20 @@ def http_headers(server: "FirnServer") -> dict[str, str]:
     if not server.auth:
         return {}
     return firn_auth.auth_headers(server.uri)
+
+
+def short_token_lifetime(seconds: int) -> tuple[list[str], dict[str, str]]:
+    """`firn serve` flags and environment for tokens that live `seconds` (< 60 needs the
+    server's test mode, which only FIRN_TEST_MODE in the environment turns on)."""
+    return ["--token-lifetime", str(seconds)], {"FIRN_TEST_MODE": "on"}
+
+
+def session_storage_root(path: Path) -> str:
+    """The pytest session's temporary tree containing `path` (pytest-N), as a file URI."""
+    for parent in [path, *path.parents]:
+        if re.fullmatch(r"pytest-\d+", parent.name):
+            return parent.as_uri()
+    return path.parent.as_uri()
 
 
 def _flag_values(args: list[str], flag: str) -> list[str]:
@@ -110,6 +126,11 @@ class FirnServer:
     def warehouse_dir(self) -> Path:
         return self.data_dir / "warehouse"
 
+    @property
+    def catalog_dir(self) -> Path:
+        """The default catalog's base location: a folder named after it in the warehouse."""
+        return self.warehouse_dir if self.reference else self.warehouse_dir / "default"
+
     def _command(self) -> tuple[list[str], dict[str, str]]:
         env = dict(os.environ)
         if self.reference:
@@ -126,7 +147,7 @@ class FirnServer:
                 CATALOG_URI=f"jdbc:sqlite:{self.data_dir / 'catalog.db'}",
             )
             return ["java", "-jar", jar], env
-        binary = Path(os.environ.get("FIRN_BIN", REPO_ROOT / "build/release/src/cli/firn"))
+        binary = FIRN_BINARY
         if not binary.is_file():
             pytest.fail(f"firn binary not found at {binary} (build it with scripts/build.sh)")
         cmd = [
@@ -138,6 +159,16 @@ class FirnServer:
             f"127.0.0.1:{self.port}",
             *self.args,
         ]
+        if "--storage-roots" not in self.args:
+            # Tests create catalogs in their own tmp_path: the session's temporary tree is the
+            # operator's storage root here (tests of the roots themselves pass their own).
+            roots = [session_storage_root(self.data_dir)]
+            # A warehouse elsewhere (an s3:// bucket) is a root of its own, as the server's
+            # default (the warehouse itself) would make it.
+            roots += [self.args[i + 1] for i, a in enumerate(self.args[:-1])
+                      if a == "--warehouse" and "://" in self.args[i + 1]
+                      and not self.args[i + 1].startswith("file:")]
+            cmd += ["--storage-roots", ",".join(roots)]
         # The first start bootstraps the session admin; later starts find it in the database.
         env.update(firn_auth.bootstrap_env())
         for key, value in self.env.items():

@@ -65,6 +65,26 @@ def admin_credentials() -> Credentials:
     return Credentials(realm, client_id, secret)
 
 
+ENV_KEK = "FIRN_TEST_KEK"
+
+
+def session_kek() -> str:
+    """The session's key-encryption key (generated on first use, inherited by subprocesses)."""
+    value = os.environ.get(ENV_KEK)
+    if not value:
+        value = secrets.token_urlsafe(32)
+        os.environ[ENV_KEK] = value
+    return value
+
+
+def kek_env() -> dict[str, str]:
+    """FIRN_KEK for a `firn serve` or admin command that must share the session's KEK: every
+    instance on PostgreSQL (which requires one), and every instance of a suite that moves a
+    database between backends or instances. The one place harnesses get a KEK from; a server
+    on the embedded SQLite default without it generates <data-dir>.kek instead."""
+    return {"FIRN_KEK": session_kek()}
+
+
 def bootstrap_env() -> dict[str, str]:
     """Environment entries that make a fresh `firn serve` bootstrap the session admin."""
     if not auth_enabled():

@@ -8,23 +8,19 @@ each listed entry, so they hold for JSON objects and for one-line text alike."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import uuid
 
 import pytest
+import requests
 from pyiceberg.catalog.rest import RestCatalog
 
 import firn_auth
-from conftest import REPO_ROOT
+from conftest import FIRN_BINARY
 from firn_auth import Management
 from helpers import rows
 
 pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
-
-
-def firn_bin() -> str:
-    return os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))
 
 
 def _entries(body) -> list:
@@ -100,7 +96,7 @@ def test_firn_admin_audit_lists_the_commit(audited):
     srv = audited["srv"]
     srv.stop()
     db = f"sqlite://{srv.data_dir.resolve()}/firn.db"
-    p = subprocess.run([firn_bin(), "admin", "audit", "--db", db], capture_output=True,
+    p = subprocess.run([str(FIRN_BINARY), "admin", "audit", "--db", db], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     lines = [l for l in p.stdout.splitlines() if audited["new"] in l]
@@ -108,3 +104,26 @@ def test_firn_admin_audit_lists_the_commit(audited):
     assert any(audited["writer"].name in l and audited["old"] in l for l in lines), lines
     for s in (audited["writer"].client_secret, firn_auth.admin_credentials().client_secret):
         assert s not in p.stdout
+
+
+def test_catalog_and_management_routes_record_the_same_client_and_realm(server_factory):
+    """One request pipeline (issue 10): the same headers give the same audit client and realm
+    whether the request is a catalog write or a management write."""
+    srv = server_factory()
+    tag = uuid.uuid4().hex[:6]
+    headers = {**firn_auth.auth_headers(srv.uri), "User-Agent": "pipeline-probe/1.0",
+               "X-Client-Name": "probe", "X-Client-Pad": "p" * 600}
+    r = requests.post(srv.uri + "/v1/namespaces", json={"namespace": [f"pipe_{tag}"]},
+                      headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    r = requests.post(srv.uri + firn_auth.MGMT_PATH + "/principals",
+                      json={"principal": {"name": f"pipe_{tag}"}}, headers=headers, timeout=30)
+    assert r.status_code == 201, r.text
+    entries = _entries(Management(srv.uri).ok("GET", "/audit", params={"limit": 1000}).json())
+    ns = [e for e in entries if e["operation"] == "createNamespace" and f"pipe_{tag}" in e["object"]]
+    pr = [e for e in entries if e["operation"] == "createPrincipal" and f"pipe_{tag}" in e["object"]]
+    assert len(ns) == 1 and len(pr) == 1, entries
+    assert ns[0]["client"] == pr[0]["client"], (ns[0]["client"], pr[0]["client"])
+    assert ns[0]["client"].startswith("pipeline-probe/1.0; X-Client-Name=probe; X-Client-Pad=pp")
+    assert len(ns[0]["client"]) == 512
+    assert ns[0]["realm"] == pr[0]["realm"] == firn_auth.DEFAULT_REALM

@@ -14,14 +14,16 @@ import os
 import re
 import stat
 import subprocess
+import threading
 import time
+import uuid
 
 import pytest
 import requests
 from pyiceberg.catalog.rest import RestCatalog
 
 import firn_auth
-from conftest import REPO_ROOT, catalog_properties
+from conftest import FIRN_BINARY, catalog_properties, short_token_lifetime
 from firn_auth import Credentials, Management, request_token
 
 ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
@@ -198,6 +200,51 @@ def test_repeated_failures_are_throttled(server_factory):
     _assert_token_response(request_token(srv.uri, a.client_id, a.client_secret))
 
 
+def test_brute_forcer_does_not_lock_out_another_client_from_its_address(server_factory):
+    """The attack (issue 9): from 127.0.0.1, wrong secrets for client A and for random client
+    ids, while client B logs in from the same address. B keeps logging in; A stays throttled
+    from here."""
+    srv = server_factory()
+    admin = Management(srv.uri)
+    victim = admin.create_principal(f"victim_{uuid.uuid4().hex[:6]}")
+    other = admin.create_principal(f"client_b_{uuid.uuid4().hex[:6]}")
+    stop = threading.Event()
+    seen: list[tuple[str, int]] = []
+
+    def attack() -> None:
+        i = 0
+        while not stop.is_set():
+            r = request_token(srv.uri, victim.client_id, f"guess-{i}-{victim.client_secret[:4]}x")
+            seen.append(("victim", r.status_code))
+            r = request_token(srv.uri, f"random-{uuid.uuid4().hex}", "guess")
+            seen.append(("random", r.status_code))
+            i += 1
+
+    attackers = [threading.Thread(target=attack, daemon=True) for _ in range(2)]
+    for t in attackers:
+        t.start()
+    try:
+        deadline = time.monotonic() + 120
+        while ("victim", 429) not in seen:
+            assert time.monotonic() < deadline, f"victim never throttled: {seen[-20:]}"
+            time.sleep(0.1)
+        for _ in range(5):  # B, same address, during the attack
+            r = request_token(srv.uri, other.client_id, other.client_secret)
+            assert r.status_code == 200, r.text
+            _assert_token_response(r)
+            time.sleep(0.2)
+        # A is still throttled from the attacker's address, even with the right secret.
+        r = request_token(srv.uri, victim.client_id, victim.client_secret)
+        assert r.status_code == 429 and r.json()["error"] == "slow_down", r.text
+        assert r.headers.get("Retry-After", "").isdigit(), r.headers
+    finally:
+        stop.set()
+        for t in attackers:
+            t.join(timeout=60)
+    # Every attacker attempt was refused, OAuth-shaped; random ids lock nobody out.
+    assert set(seen) <= {("victim", 401), ("victim", 429), ("random", 401)}, set(seen)
+
+
 # ---------------------------------------------------------------------------------------------
 # Lifecycle: restart, rotation, reset, expiry
 # ---------------------------------------------------------------------------------------------
@@ -219,8 +266,7 @@ def test_signing_key_rotation_keeps_issued_tokens_valid(server_factory):
     srv = server_factory()
     a = firn_auth.admin_credentials()
     old = _assert_token_response(request_token(srv.uri, a.client_id, a.client_secret))
-    firn = os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))
-    p = subprocess.run([firn, "admin", "rotate-keys", "--realm", a.realm, "--db",
+    p = subprocess.run([str(FIRN_BINARY), "admin", "rotate-keys", "--realm", a.realm, "--db",
                         f"sqlite://{srv.data_dir.resolve()}/firn.db", "--overlap", "3900"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
@@ -285,19 +331,32 @@ def test_secret_is_shown_once(server, admin, unique_name):
     assert p.client_secret not in listed
 
 
-LIFETIME_S = 60  # the server's minimum --token-lifetime
+# Below the production minimum (60 s): the server's test mode admits it, so the wait is short.
+LIFETIME_S = 5
+
+
+def test_token_lifetime_below_a_minute_is_refused_outside_test_mode(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "FIRN_TEST_MODE"}
+    cmd = [str(FIRN_BINARY), "serve", "--data-dir", str(tmp_path / "data"),
+           "--listen", "127.0.0.1:0", "--token-lifetime", str(LIFETIME_S)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
+    assert "token_lifetime: expected an integer >= 60" in p.stdout + p.stderr
+    assert not (tmp_path / "data" / "firn.db").exists(), "refused before opening the database"
 
 
 def test_expired_token_is_401_and_pyiceberg_refreshes(server_factory):
-    srv = server_factory(args=["--token-lifetime", str(LIFETIME_S)])
+    args, env = short_token_lifetime(LIFETIME_S)
+    srv = server_factory(args=args, env=env)
+    assert "test mode (FIRN_TEST_MODE)" in srv.log_path.read_text()
     a = firn_auth.admin_credentials()
     body = _assert_token_response(request_token(srv.uri, a.client_id, a.client_secret))
     assert body["expires_in"] <= LIFETIME_S
     cat = RestCatalog("expiring", **catalog_properties(srv))
     cat.create_namespace("exp")
     first = cat._session.auth.auth_manager._token  # noqa: SLF001
-    # Wait until the server refuses both old tokens (exp plus the server's clock leeway).
-    deadline = time.monotonic() + LIFETIME_S + 120
+    # Wait until the server refuses both old tokens (Firn's own tokens have no exp leeway).
+    deadline = time.monotonic() + LIFETIME_S + 30
     while time.monotonic() < deadline:
         r = _get(srv, "/v1/config", body["access_token"])
         r_first = _get(srv, "/v1/config", first)

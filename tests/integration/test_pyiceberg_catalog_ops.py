@@ -18,7 +18,7 @@ def test_register_table_written_elsewhere(catalog, ns, tmp_path, server):
     other = SqlCatalog(
         "other",
         uri=f"sqlite:///{tmp_path / 'other.db'}",
-        warehouse=(server.warehouse_dir / f"imported_{tmp_path.name}").as_uri(),
+        warehouse=(server.catalog_dir / f"imported_{tmp_path.name}").as_uri(),
     )
     other.create_namespace("src")
     src = other.create_table("src.orders", schema=SCHEMA)

@@ -17,21 +17,17 @@ import requests
 from pyiceberg.catalog.rest import RestCatalog
 
 import firn_auth
-from conftest import REPO_ROOT
+from conftest import FIRN_BINARY
 from firn_auth import Credentials, Management, request_token
 
 pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
-
-
-def firn_bin() -> str:
-    return os.environ.get("FIRN_BIN", str(REPO_ROOT / "build/release/src/cli/firn"))
 
 
 def bootstrap_realm(srv, realm: str, admin: str) -> Credentials:
     creds = Credentials(realm, f"{realm}adm{secrets.token_hex(4)}", secrets.token_urlsafe(24))
     env = {**os.environ, "FIRN_BOOTSTRAP_CREDENTIALS": creds.bootstrap_value()}
     db = f"sqlite://{srv.data_dir.resolve()}/firn.db"
-    cmd = [firn_bin(), "bootstrap", "--realm", realm, "--admin", admin, "--db", db, "--no-catalog"]
+    cmd = [str(FIRN_BINARY), "bootstrap", "--realm", realm, "--admin", admin, "--db", db, "--no-catalog"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 0, f"firn bootstrap: {p.returncode}\n{p.stdout}\n{p.stderr}"
     assert creds.client_secret not in p.stdout + p.stderr, "supplied secret echoed"
@@ -90,7 +86,7 @@ def test_principals_and_catalogs_are_separate(two_realms, tmp_path):
     wb.mkdir()
     ma.create_catalog("shared_name", wa.as_uri())
     mb.create_catalog("shared_name", wb.as_uri())
-    mb.create_catalog("blue_only", wb.as_uri())
+    mb.create_catalog("blue_only", (tmp_path / "wb-blue").resolve().as_uri())
     assert ma.get_catalog("shared_name")["properties"]["default-base-location"] == wa.as_uri()
     assert mb.get_catalog("shared_name")["properties"]["default-base-location"] == wb.as_uri()
     assert "blue_only" not in ma.list_catalogs()
@@ -128,3 +124,36 @@ def test_grants_are_per_realm(two_realms, tmp_path):
     cb = RestCatalog("pb", uri=srv.uri, warehouse="gcat",
                      **firn_auth.pyiceberg_auth_properties(srv.uri, pb.creds))
     assert ("only",) not in cb.list_namespaces()  # its grant is on blue's gcat, not red's
+
+
+def test_every_route_takes_the_realm_from_the_configured_header_only(server_factory):
+    """Catalog, management and token routes agree on the realm (issue 10): with another realm
+    header configured, Polaris-Realm is ignored on every route, and the configured header moves
+    every route alike."""
+    srv = server_factory(args=["--realm-header", "X-Firn-Realm"])
+    a = firn_auth.admin_credentials()
+    b = bootstrap_realm(srv, "blue", "blue_admin")
+    token_url = srv.uri + firn_auth.TOKEN_PATH
+
+    def token(creds, headers):
+        return requests.post(token_url, headers=headers, timeout=30, data={
+            "grant_type": "client_credentials", "client_id": creds.client_id,
+            "client_secret": creds.client_secret, "scope": "PRINCIPAL_ROLE:ALL"})
+
+    # The token endpoint: Polaris-Realm is not the realm header here, so blue's client is
+    # unknown (the default realm); X-Firn-Realm finds it.
+    assert token(b, {"Polaris-Realm": "blue"}).status_code == 401
+    r = token(b, {"X-Firn-Realm": "blue"})
+    assert r.status_code == 200, r.text
+    tb = r.json()["access_token"]
+    ta = _token(srv, a)
+    blue_answers = {"/api/management/v1/principals": 200, "/v1/config": 200,
+                    "/v1/namespaces": 404}  # blue has no catalog: it did land in blue
+    for path, in_blue in blue_answers.items():
+        def get(tok, headers):
+            return requests.get(srv.uri + path, timeout=30,
+                                headers={"Authorization": f"Bearer {tok}", **headers})
+        assert get(ta, {"Polaris-Realm": "blue"}).status_code == 200, path
+        assert get(tb, {"Polaris-Realm": "blue"}).status_code == 401, path
+        assert get(tb, {"X-Firn-Realm": "blue"}).status_code == in_blue, path
+        assert get(ta, {"X-Firn-Realm": "blue"}).status_code == 401, path

@@ -6,7 +6,8 @@ databases are created as its superuser over the unix socket). Otherwise the sess
 its own with scripts/pg.sh and destroys it at the end.
 
 Firn instances reuse tests/integration/conftest.py's FirnServer (imported, not copied): the
-subclass below only adds --db, --warehouse and the password environment.
+subclass below only adds --db, --warehouse, the password environment and the session's
+key-encryption key (firn_auth.kek_env()).
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class FirnInstance(FirnServer):
 
     def _command(self):
         cmd, env = super()._command()
+        # One KEK for every instance of the session (PostgreSQL requires one, and databases
+        # move between instances and backends here); an instance's own env entry wins.
+        for key, value in firn_auth.kek_env().items():
+            if key not in self.env:
+                env[key] = value
         if self.db_url:
             cmd += ["--db", self.db_url]
         if self.shared_warehouse is not None:

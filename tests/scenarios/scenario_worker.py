@@ -1,4 +1,5 @@
-"""Writer and reader processes for test_multi_instance.py.
+"""Writer and reader processes for test_multi_instance.py (the writer also serves
+tests/integration/test_concurrency.py, on one instance).
 
   python scenario_worker.py writer|reader ARGS_JSON OUT_JSON
 

@@ -11,6 +11,7 @@ a non-empty destination is refused without --force.
 from __future__ import annotations
 
 import json
+import stat
 import subprocess
 import sys
 import time
@@ -193,6 +194,8 @@ def test_copy_store_sqlite_to_postgres_and_back(pg, instances, tmp_path):
     to_sqlite = run_firn("admin", "copy-store", "--from", pg.db_url(db), "--to",
                          f"sqlite://{back}", env=env)
     assert to_sqlite.returncode == 0, to_sqlite.stderr
+    # The copy holds secret hashes and sealed keys: owner-only like the database it came from.
+    assert stat.S_IMODE(back.stat().st_mode) == 0o600
 
     on_pg, on_back = instances(2, start=False)
     on_pg.db_url, on_pg.password = pg.db_url(db), pg.password

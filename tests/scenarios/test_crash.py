@@ -3,7 +3,8 @@
 
 Two writer threads append to their own tables (and each creates a fresh table every 100 of
 its commits, so creates are crashed too); a killer thread SIGKILLs the server after a random
-0.02-0.4 s of uptime and starts it again. A commit whose HTTP exchange failed has an unknown
+0.02-0.4 s of uptime and starts it again; the writers keep committing until it has done so
+at least five times. A commit whose HTTP exchange failed has an unknown
 outcome: the writer reloads and looks. Afterwards: every acknowledged commit is present,
 nothing unattempted is, every table loads, one chain per table, and every metadata file the
 pointers and metadata-logs name exists.
@@ -22,7 +23,8 @@ from helpers import local_path
 from scenario_rest import Rest, append_body, new_snapshot_id, parent_chain, snapshot_ids
 
 
-def writer_loop(inst, w: int, commits: int, state: dict, errors: list):
+def writer_loop(inst, w: int, commits: int, state: dict, errors: list, more=lambda: False):
+    """Commits `commits` appends, and keeps committing while `more()` says so."""
     rest = Rest(inst.uri, timeout=20)
 
     def retry(fn):
@@ -48,7 +50,7 @@ def writer_loop(inst, w: int, commits: int, state: dict, errors: list):
     table = new_table(0)
     meta = retry(lambda: rest.load("crash", table, "refs")).json()["metadata"]
     done = 0
-    while done < commits:
+    while done < commits or more():
         if done and done % 100 == 0 and not state.get(f"_made{w}_{done}"):
             state[f"_made{w}_{done}"] = True
             table = new_table(done // 100)
@@ -94,7 +96,12 @@ def test_kill9_during_commits_loses_nothing(backend, pg, instances, tmp_path):
             kills.append(time.monotonic())
             inst.start()
 
-    writers = [threading.Thread(target=writer_loop, args=(inst, w, total // 2, state, errors))
+    min_kills = 5
+    # Commits are fast (1,000 take a few seconds), so the writers keep going until the server
+    # has also been killed `min_kills` times: every run crashes commits, however fast.
+    writers = [threading.Thread(target=writer_loop,
+                                args=(inst, w, total // 2, state, errors,
+                                      lambda: len(kills) < min_kills))
                for w in range(2)]
     t0 = time.monotonic()
     for t in writers:
@@ -119,7 +126,7 @@ def test_kill9_during_commits_loses_nothing(backend, pg, instances, tmp_path):
           f"kill -9s; {unknown} outcomes unknown; {len(tables)} tables")
     assert not errors, errors[:5]
     assert acked >= total - 1
-    assert len(kills) >= 5, "the server was killed repeatedly during the commits"
+    assert len(kills) >= min_kills, "the server was killed repeatedly during the commits"
 
     rest = Rest(inst.uri)
     listed = rest.request("GET", f"{rest.v1}/namespaces/crash/tables").json()["identifiers"]

@@ -5,53 +5,45 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <system_error>
 #include <utility>
 
 #include "common/macros.h"
+#include "io/storage_schemes.h"
 
 namespace firn::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kFileScheme = "file:";
-
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
 // The part of `uri` before the path ("file:", "file://", "file://localhost" or "").
 Result<size_t> PathOffset(std::string_view uri) {
   if (!uri.empty() && uri.front() == '/') return size_t{0};
-  if (uri.size() < kFileScheme.size() || !EqualsIgnoreCase(uri.substr(0, 5), kFileScheme)) {
+  const StorageScheme* scheme = StorageSchemeOf(uri);
+  if (scheme == nullptr || scheme->store != StoreKind::kLocal) {
     return Fail(ErrorKind::kIllegalArgument, "Not a local file location: " + std::string(uri));
   }
-  std::string_view rest = uri.substr(kFileScheme.size());
-  if (StartsWith(rest, "//")) {
-    // Authority form: only an empty host or localhost names this machine.
+  const size_t prefix = UriScheme(uri).size() + 1;  // "file:"
+  std::string_view rest = uri.substr(prefix);
+  if (rest.starts_with("//")) {
+    // Authority form: only an empty host or the registry's local one names this machine.
     size_t slash = rest.find('/', 2);
     std::string_view host = rest.substr(2, slash == std::string_view::npos ? rest.npos : slash - 2);
-    if (slash == std::string_view::npos || !(host.empty() || host == "localhost")) {
+    if (slash == std::string_view::npos || !(host.empty() || host == scheme->local_authority)) {
       return Fail(ErrorKind::kIllegalArgument,
                   "Unsupported file location (remote host or no path): " + std::string(uri));
     }
-    return kFileScheme.size() + slash;
+    return prefix + slash;
   }
   if (rest.empty() || rest.front() != '/') {
     return Fail(ErrorKind::kIllegalArgument,
                 "File location must be an absolute path: " + std::string(uri));
   }
-  return kFileScheme.size();
+  return prefix;
 }
 
 Error IoError(int err, std::string_view what, std::string_view uri) {
@@ -140,8 +132,8 @@ Status WriteAll(int fd, std::string_view data, std::string_view uri) {
 }  // namespace
 
 bool IsLocalUri(std::string_view uri) {
-  return (!uri.empty() && uri.front() == '/') ||
-         (uri.size() >= kFileScheme.size() && EqualsIgnoreCase(uri.substr(0, 5), kFileScheme));
+  const StorageScheme* scheme = StorageSchemeOf(uri);
+  return scheme != nullptr && scheme->store == StoreKind::kLocal;
 }
 
 Result<std::string> LocalPathFromUri(std::string_view uri) {
@@ -150,8 +142,14 @@ Result<std::string> LocalPathFromUri(std::string_view uri) {
 }
 
 Result<std::string> LocalObjectStore::Read(std::string_view uri) {
+  return ReadAtMost(uri, std::numeric_limits<size_t>::max());
+}
+
+Result<std::string> LocalObjectStore::ReadAtMost(std::string_view uri, size_t max_bytes) {
   FIRN_ASSIGN_OR_RETURN(std::string path, LocalPathFromUri(uri));
-  Fd fd(OpenRetry(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO planted under a named location must not hang the worker (it
+  // is then refused as not a regular file); reads of regular files ignore the flag.
+  Fd fd(OpenRetry(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return Fail(NotFound(uri));
     return Fail(IoError(errno, "read", uri));
@@ -159,11 +157,18 @@ Result<std::string> LocalObjectStore::Read(std::string_view uri) {
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return Fail(IoError(errno, "read", uri));
   if (!S_ISREG(st.st_mode)) return Fail(NotFound(uri));
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    return Fail(ObjectTooLargeError(uri, max_bytes));
+  }
   std::string out;
   out.resize(static_cast<size_t>(st.st_size));
   size_t done = 0;
   while (true) {
-    if (done == out.size()) out.resize(out.size() + 4096);  // the file grew; keep reading
+    if (done == out.size()) {  // the file grew: keep reading, at most one byte past the limit
+      if (done > max_bytes) return Fail(ObjectTooLargeError(uri, max_bytes));
+      const size_t room = max_bytes - done;
+      out.resize(done + (room >= 4096 ? 4096 : room + 1));
+    }
     ssize_t n = ::read(fd.get(), out.data() + done, out.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -243,7 +248,7 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
     return Fail(IoError(ec.value(), "list", prefix));
   }
   for (const auto& entry : top) {
-    if (!StartsWith(entry.path().string(), path_prefix)) continue;
+    if (!entry.path().string().starts_with(path_prefix)) continue;
     std::error_code type_ec;
     if (entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
       fs::recursive_directory_iterator walk(entry.path(), ec);

@@ -34,6 +34,7 @@ bool IsLocalUri(std::string_view uri);
 class LocalObjectStore final : public ObjectStore {
  public:
   Result<std::string> Read(std::string_view uri) override;
+  Result<std::string> ReadAtMost(std::string_view uri, size_t max_bytes) override;
   Status WriteNew(std::string_view uri, std::string_view data) override;
   Status Delete(std::string_view uri) override;
   Result<bool> Exists(std::string_view uri) override;

@@ -1,240 +1,25 @@
 #include "io/s3/s3_client.h"
 
-#include <curl/curl.h>
-
-#include <algorithm>
-#include <chrono>
-#include <mutex>
-#include <random>
-#include <thread>
 #include <utility>
 #include <vector>
 
-#include "common/log.h"
 #include "common/macros.h"
+#include "io/object_store.h"
+#include "io/s3/aws_http.h"
 #include "io/s3/s3_errors.h"
 #include "io/s3/s3_location.h"
-#include "io/s3/sigv4.h"
 
 namespace firn::io::s3 {
-namespace {
-
-constexpr size_t kMaxIdleHandles = 32;
-
-void GlobalInitOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-TransportError ClassifyCurl(CURLcode code) {
-  switch (code) {
-    case CURLE_OK:
-      return TransportError::kNone;
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_COULDNT_CONNECT:
-      return TransportError::kConnect;
-    case CURLE_OPERATION_TIMEDOUT:
-      return TransportError::kTimeout;
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_SSL_CONNECT_ERROR:
-      return TransportError::kIo;
-    default:
-      return TransportError::kOther;
-  }
-}
-
-size_t AppendBody(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
-  return size * count;
-}
-
-struct UploadCursor {
-  std::string_view data;
-  size_t offset = 0;
-};
-
-size_t ReadUpload(char* buffer, size_t size, size_t count, void* user) {
-  auto* cursor = static_cast<UploadCursor*>(user);
-  size_t n = std::min(size * count, cursor->data.size() - cursor->offset);
-  std::copy_n(cursor->data.data() + cursor->offset, n, buffer);
-  cursor->offset += n;
-  return n;
-}
-
-struct SlistDeleter {
-  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
-};
-
-// Idle easy handles; each keeps its own connection cache, so reuse keeps connections warm.
-class HandlePool {
- public:
-  ~HandlePool() {
-    for (CURL* h : idle_) curl_easy_cleanup(h);
-  }
-  CURL* Acquire() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!idle_.empty()) {
-        CURL* h = idle_.back();
-        idle_.pop_back();
-        return h;
-      }
-    }
-    return curl_easy_init();
-  }
-  void Release(CURL* h) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (idle_.size() < kMaxIdleHandles) {
-        idle_.push_back(h);
-        return;
-      }
-    }
-    curl_easy_cleanup(h);
-  }
-
- private:
-  std::mutex mu_;
-  std::vector<CURL*> idle_;
-};
-
-struct Request {
-  std::string method;  // GET, HEAD, PUT, DELETE
-  RequestTarget target;
-  std::vector<HttpHeader> extra_headers;  // signed too
-  std::string_view body;                  // PUT only
-};
-
-}  // namespace
 
 struct S3Client::Impl {
-  S3Config config;
-  Endpoint endpoint;
-  HandlePool pool;
+  std::unique_ptr<AwsHttpClient> http;
 
-  std::string MethodAndUrl(const Request& r) const { return r.method + " " + r.target.url; }
-
-  // One signed exchange, no retry.
-  S3Outcome Perform(const Request& r) {
-    std::string amz_date = FormatAmzDate(std::chrono::system_clock::now());
-    std::string payload_hash =
-        r.method == "PUT" ? Sha256Hex(r.body) : std::string(kEmptyPayloadSha256);
-    SigningRequest signing;
-    signing.method = r.method;
-    signing.canonical_uri = r.target.canonical_uri;
-    signing.query = r.target.query;
-    signing.payload_hash = payload_hash;
-    signing.headers = {{"host", r.target.host},
-                       {"x-amz-content-sha256", payload_hash},
-                       {"x-amz-date", amz_date}};
-    Credentials credentials{config.access_key_id, config.secret_access_key,
-                            config.session_token};
-    if (!config.session_token.empty()) {
-      signing.headers.push_back({"x-amz-security-token", config.session_token.Reveal()});
-    }
-    for (const HttpHeader& h : r.extra_headers) signing.headers.push_back(h);
-    SignedRequest signed_request =
-        SignRequest(signing, credentials, SigningScope{config.region, "s3"}, amz_date);
-
-    curl_slist* raw_headers = nullptr;
-    auto add = [&](const std::string& line) {
-      raw_headers = curl_slist_append(raw_headers, line.c_str());
-    };
-    for (const HttpHeader& h : signing.headers) add(h.name + ": " + h.value);
-    add("Authorization: " + signed_request.authorization);
-    add("Expect:");  // no 100-continue round trip on PUT
-    std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
-
-    S3Outcome outcome;
-    CURL* h = pool.Acquire();
-    if (h == nullptr) {
-      outcome.transport = TransportError::kOther;
-      outcome.transport_detail = "curl_easy_init failed";
-      return outcome;
-    }
-    curl_easy_reset(h);  // keeps the connection cache
-    char error_buffer[CURL_ERROR_SIZE] = {0};
-    UploadCursor cursor{r.body, 0};
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
-    curl_easy_setopt(h, CURLOPT_URL, r.target.url.c_str());
-    curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);  // the signed path is the sent path
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(config.connect_timeout.count()));
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(config.request_timeout.count()));
-    // A transfer stalled below 1 byte/s for 30 s fails (and is retried) before the deadline.
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 30L);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &AppendBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &outcome.body);
-    if (r.method == "HEAD") {
-      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-    } else if (r.method == "PUT") {
-      curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-      curl_easy_setopt(h, CURLOPT_READFUNCTION, &ReadUpload);
-      curl_easy_setopt(h, CURLOPT_READDATA, &cursor);
-      curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-    } else if (r.method != "GET") {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
-    }
-    CURLcode code = curl_easy_perform(h);
-    outcome.transport = ClassifyCurl(code);
-    if (code != CURLE_OK) {
-      outcome.transport_detail = std::string(curl_easy_strerror(code)) +
-                                 (error_buffer[0] != 0 ? std::string(": ") + error_buffer : "");
-    } else {
-      curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &outcome.status);
-    }
-    pool.Release(h);
-    return outcome;
-  }
-
-  std::chrono::milliseconds Backoff(int attempt) const {
-    thread_local std::minstd_rand rng(std::random_device{}());
-    int64_t doubled = config.retry_base_delay.count() << std::min(attempt, 20);
-    std::chrono::milliseconds ceiling =
-        std::min(config.retry_max_delay, std::chrono::milliseconds(doubled));
-    std::uniform_int_distribution<int64_t> jitter(ceiling.count() / 2, ceiling.count());
-    return std::chrono::milliseconds(jitter(rng));
-  }
-
-  // Sends `r` until it succeeds (2xx, or `accept(status)`), fails for good, or attempts run
-  // out. `attempts_made` tells the caller whether an earlier attempt may have taken effect.
-  template <typename Accept>
-  S3Outcome PerformWithRetry(const Request& r, Accept accept, int* attempts_made = nullptr) {
-    int max_attempts = std::max(1, config.max_attempts);
-    S3Outcome outcome;
-    for (int attempt = 0; attempt < max_attempts; ++attempt) {
-      if (attempts_made != nullptr) *attempts_made = attempt + 1;
-      outcome = Perform(r);
-      bool ok = outcome.transport == TransportError::kNone &&
-                ((outcome.status >= 200 && outcome.status < 300) || accept(outcome.status));
-      if (ok || !IsRetryable(outcome) || attempt + 1 == max_attempts) break;
-      auto delay = Backoff(attempt);
-      SPDLOG_DEBUG("s3 retry {} after {} ms: {} {}", attempt + 1, delay.count(), r.method,
-                   r.target.url);
-      std::this_thread::sleep_for(delay);
-    }
-    return outcome;
-  }
-
-  static bool Succeeded(const S3Outcome& o) {
-    return o.transport == TransportError::kNone && o.status >= 200 && o.status < 300;
-  }
-
-  Request MakeRequest(std::string method, std::string_view bucket, std::string_view key,
-                      std::vector<QueryParam> query = {}) const {
-    Request r;
+  AwsRequest MakeRequest(std::string method, std::string_view bucket, std::string_view key,
+                         std::vector<QueryParam> query = {}) const {
+    AwsRequest r;
     r.method = std::move(method);
-    r.target = MakeTarget(endpoint, config.path_style_access, bucket, key, std::move(query));
+    r.target = MakeTarget(http->endpoint(), http->config().path_style_access, bucket, key,
+                          std::move(query));
     return r;
   }
 };
@@ -243,82 +28,80 @@ S3Client::S3Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 S3Client::~S3Client() = default;
 
 Result<std::unique_ptr<S3Client>> S3Client::Create(S3Config config) {
-  FIRN_ASSIGN_OR_RETURN(Endpoint endpoint, ParseEndpoint(config.endpoint, config.region));
-  if (config.region.empty()) {
-    return Fail(ErrorKind::kIllegalArgument, "S3 configuration needs a region");
-  }
-  if (config.access_key_id.empty() || config.secret_access_key.empty()) {
-    return Fail(ErrorKind::kIllegalArgument, "S3 configuration needs an access key and secret");
-  }
-  GlobalInitOnce();
   auto impl = std::make_unique<Impl>();
-  impl->config = std::move(config);
-  impl->endpoint = std::move(endpoint);
+  FIRN_ASSIGN_OR_RETURN(impl->http, AwsHttpClient::Create(std::move(config), "s3"));
   return std::unique_ptr<S3Client>(new S3Client(std::move(impl)));
 }
 
 Result<std::string> S3Client::GetObject(std::string_view bucket, std::string_view key,
-                                        std::string_view uri) {
-  Request r = impl_->MakeRequest("GET", bucket, key);
-  S3Outcome o = impl_->PerformWithRetry(r, [](long) { return false; });
-  if (!Impl::Succeeded(o)) {
-    return Fail(MapS3Failure(S3Op::kRead, uri, o, impl_->MethodAndUrl(r)));
+                                        std::string_view uri, std::optional<size_t> max_bytes) {
+  AwsRequest r = impl_->MakeRequest("GET", bucket, key);
+  if (max_bytes) r.extra_headers.push_back({"range", "bytes=0-" + std::to_string(*max_bytes)});
+  // 416: the range starts past the end, i.e. the object is empty.
+  auto empty_object = [ranged = max_bytes.has_value()](long status) {
+    return ranged && status == 416;
+  };
+  S3Outcome o = impl_->http->PerformWithRetry(r, empty_object);
+  if (o.transport == TransportError::kNone && empty_object(o.status)) return std::string();
+  if (!AwsHttpClient::Succeeded(o)) {
+    return Fail(MapS3Failure(S3Op::kRead, uri, o, AwsHttpClient::MethodAndUrl(r)));
   }
+  if (max_bytes && o.body.size() > *max_bytes) return Fail(ObjectTooLargeError(uri, *max_bytes));
   return std::move(o.body);
 }
 
 Status S3Client::PutObjectIfAbsent(std::string_view bucket, std::string_view key,
                                    std::string_view data, std::string_view uri) {
-  Request r = impl_->MakeRequest("PUT", bucket, key);
+  AwsRequest r = impl_->MakeRequest("PUT", bucket, key);
   r.extra_headers.push_back({"if-none-match", "*"});
   r.body = data;
   int attempts = 0;
-  S3Outcome o = impl_->PerformWithRetry(r, [](long) { return false; }, &attempts);
-  if (Impl::Succeeded(o)) return Ok();
+  S3Outcome o = impl_->http->PerformWithRetry(r, [](long) { return false; }, &attempts);
+  if (AwsHttpClient::Succeeded(o)) return Ok();
   if (o.transport == TransportError::kNone && o.status == 412 && attempts > 1) {
     // An earlier attempt may have written the object before its reply was lost.
     auto existing = GetObject(bucket, key, uri);
     if (existing && *existing == data) return Ok();
   }
-  return Fail(MapS3Failure(S3Op::kWriteNew, uri, o, impl_->MethodAndUrl(r)));
+  return Fail(MapS3Failure(S3Op::kWriteNew, uri, o, AwsHttpClient::MethodAndUrl(r)));
 }
 
 Status S3Client::DeleteObject(std::string_view bucket, std::string_view key,
                               std::string_view uri) {
-  Request r = impl_->MakeRequest("DELETE", bucket, key);
-  S3Outcome o = impl_->PerformWithRetry(r, [](long status) { return status == 404; });
+  AwsRequest r = impl_->MakeRequest("DELETE", bucket, key);
+  S3Outcome o = impl_->http->PerformWithRetry(r, [](long status) { return status == 404; });
   bool ok = o.transport == TransportError::kNone &&
             ((o.status >= 200 && o.status < 300) || o.status == 404);
   // 404 NoSuchBucket is a configuration error, not a missing object.
   if (ok && o.status == 404 && ParseS3Error(o.body).code == "NoSuchBucket") ok = false;
-  if (!ok) return Fail(MapS3Failure(S3Op::kDelete, uri, o, impl_->MethodAndUrl(r)));
+  if (!ok) return Fail(MapS3Failure(S3Op::kDelete, uri, o, AwsHttpClient::MethodAndUrl(r)));
   return Ok();
 }
 
 Result<bool> S3Client::HeadObject(std::string_view bucket, std::string_view key,
                                   std::string_view uri) {
-  Request r = impl_->MakeRequest("HEAD", bucket, key);
-  S3Outcome o = impl_->PerformWithRetry(r, [](long status) { return status == 404; });
-  if (Impl::Succeeded(o)) return true;
+  AwsRequest r = impl_->MakeRequest("HEAD", bucket, key);
+  S3Outcome o = impl_->http->PerformWithRetry(r, [](long status) { return status == 404; });
+  if (AwsHttpClient::Succeeded(o)) return true;
   if (o.transport == TransportError::kNone && o.status == 404) return false;
-  return Fail(MapS3Failure(S3Op::kExists, uri, o, impl_->MethodAndUrl(r)));
+  return Fail(MapS3Failure(S3Op::kExists, uri, o, AwsHttpClient::MethodAndUrl(r)));
 }
 
 Result<ListPage> S3Client::ListObjectsV2(std::string_view bucket, std::string_view prefix,
                                          std::string_view continuation_token,
                                          std::string_view uri) {
   std::vector<QueryParam> query = {{"list-type", "2"}};
-  if (impl_->config.list_page_size > 0 && impl_->config.list_page_size != 1000) {
-    query.push_back({"max-keys", std::to_string(impl_->config.list_page_size)});
+  if (impl_->http->config().list_page_size > 0 && impl_->http->config().list_page_size != 1000) {
+    query.push_back({"max-keys", std::to_string(impl_->http->config().list_page_size)});
   }
   if (!prefix.empty()) query.push_back({"prefix", std::string(prefix)});
   if (!continuation_token.empty()) {
     query.push_back({"continuation-token", std::string(continuation_token)});
   }
-  Request r = impl_->MakeRequest("GET", bucket, "", std::move(query));
-  S3Outcome o = impl_->PerformWithRetry(r, [](long) { return false; });
-  if (!Impl::Succeeded(o)) {
-    return Fail(MapS3Failure(S3Op::kList, uri, o, impl_->MethodAndUrl(r)));
+  AwsRequest r = impl_->MakeRequest("GET", bucket, "", std::move(query));
+  S3Outcome o = impl_->http->PerformWithRetry(r, [](long) { return false; });
+  if (!AwsHttpClient::Succeeded(o)) {
+    return Fail(MapS3Failure(S3Op::kList, uri, o, AwsHttpClient::MethodAndUrl(r)));
   }
   return ParseListObjectsV2(o.body);
 }

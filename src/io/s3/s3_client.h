@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,9 +28,12 @@ class S3Client {
   S3Client(const S3Client&) = delete;
   S3Client& operator=(const S3Client&) = delete;
 
-  // `uri` names the object in error messages only.
+  // `uri` names the object in error messages only. With `max_bytes`, asks for the first
+  // max_bytes + 1 bytes only (a Range request) and answers ObjectTooLargeError when the object
+  // has more.
   Result<std::string> GetObject(std::string_view bucket, std::string_view key,
-                                std::string_view uri);
+                                std::string_view uri,
+                                std::optional<size_t> max_bytes = std::nullopt);
   // PUT with `If-None-Match: *`: kAlreadyExists (412) when the key exists. When a retried PUT
   // meets 412, the object is read back: if it holds exactly `data`, our own earlier attempt
   // won and the call succeeds.

@@ -4,15 +4,11 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/strings.h"
+#include "io/storage_schemes.h"
+
 namespace firn::io::s3 {
 namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 bool ValidBucket(std::string_view bucket) {
   if (bucket.empty() || bucket.size() > 255) return false;
@@ -26,9 +22,8 @@ bool ValidBucket(std::string_view bucket) {
 bool IsS3Uri(std::string_view uri) {
   size_t colon = uri.find("://");
   if (colon == std::string_view::npos) return false;
-  std::string_view scheme = uri.substr(0, colon);
-  return EqualsIgnoreCase(scheme, "s3") || EqualsIgnoreCase(scheme, "s3a") ||
-         EqualsIgnoreCase(scheme, "s3n");
+  const StorageScheme* scheme = FindStorageScheme(uri.substr(0, colon));
+  return scheme != nullptr && scheme->store == StoreKind::kS3;
 }
 
 Result<S3Location> ParseS3Uri(std::string_view uri) {

@@ -15,7 +15,8 @@
 
 namespace firn::io::s3 {
 
-// True for the schemes this store serves: s3, s3a, s3n (case-insensitive).
+// True for "<scheme>://..." with a scheme the registry gives this store (io/storage_schemes.h:
+// s3, s3a, s3n; case-insensitive).
 bool IsS3Uri(std::string_view uri);
 
 struct S3Location {

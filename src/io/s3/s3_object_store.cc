@@ -31,6 +31,11 @@ Result<std::string> S3ObjectStore::Read(std::string_view uri) {
   return client_->GetObject(location.bucket, location.key, uri);
 }
 
+Result<std::string> S3ObjectStore::ReadAtMost(std::string_view uri, size_t max_bytes) {
+  FIRN_ASSIGN_OR_RETURN(S3Location location, ParseObjectUri(uri));
+  return client_->GetObject(location.bucket, location.key, uri, max_bytes);
+}
+
 Status S3ObjectStore::WriteNew(std::string_view uri, std::string_view data) {
   FIRN_ASSIGN_OR_RETURN(S3Location location, ParseObjectUri(uri));
   return client_->PutObjectIfAbsent(location.bucket, location.key, data, uri);

@@ -28,6 +28,7 @@ class S3ObjectStore final : public ObjectStore {
   static Result<std::unique_ptr<S3ObjectStore>> Create(S3Config config);
 
   Result<std::string> Read(std::string_view uri) override;
+  Result<std::string> ReadAtMost(std::string_view uri, size_t max_bytes) override;
   Status WriteNew(std::string_view uri, std::string_view data) override;
   Status Delete(std::string_view uri) override;
   Result<bool> Exists(std::string_view uri) override;

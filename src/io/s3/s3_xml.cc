@@ -101,6 +101,15 @@ Result<XmlElement> ParseXml(std::string_view xml) {
   std::vector<XmlElement> open;  // the path from the root to the current element
   XmlElement root;
   bool have_root = false;
+  // A finished element belongs to the element still open above it, or is the root.
+  auto finish = [&](XmlElement element) {
+    if (open.empty()) {
+      root = std::move(element);
+      have_root = true;
+    } else {
+      open.back().children.push_back(std::move(element));
+    }
+  };
   size_t pos = 0;
   auto skip_past = [&](std::string_view terminator) -> bool {
     size_t end = xml.find(terminator, pos);
@@ -145,12 +154,7 @@ Result<XmlElement> ParseXml(std::string_view xml) {
       pos = gt + 1;
       XmlElement done = std::move(open.back());
       open.pop_back();
-      if (open.empty()) {
-        root = std::move(done);
-        have_root = true;
-      } else {
-        open.back().children.push_back(std::move(done));
-      }
+      finish(std::move(done));
     } else {
       // A start tag; attribute values may contain '>' inside quotes.
       size_t i = pos + 1;
@@ -173,12 +177,7 @@ Result<XmlElement> ParseXml(std::string_view xml) {
       XmlElement element;
       element.name = std::string(LocalName(name));
       if (self_closing) {
-        if (open.empty()) {
-          root = std::move(element);
-          have_root = true;
-        } else {
-          open.back().children.push_back(std::move(element));
-        }
+        finish(std::move(element));
       } else {
         if (open.size() >= kMaxDepth) return Malformed("nesting too deep");
         open.push_back(std::move(element));
@@ -219,8 +218,11 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
 
 S3ErrorBody ParseS3Error(std::string_view xml) {
   auto root = ParseXml(xml);
-  if (!root || root->name != "Error") return {};
-  return {std::string(root->ChildText("Code")), std::string(root->ChildText("Message"))};
+  if (!root) return {};
+  // STS and IAM wrap the same element: <ErrorResponse><Error>…</Error></ErrorResponse>.
+  const XmlElement* error = root->name == "ErrorResponse" ? root->Child("Error") : &*root;
+  if (error == nullptr || error->name != "Error") return {};
+  return {std::string(error->ChildText("Code")), std::string(error->ChildText("Message"))};
 }
 
 }  // namespace firn::io::s3

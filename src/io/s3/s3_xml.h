@@ -1,4 +1,5 @@
-// A minimal XML reader for S3 responses (ListObjectsV2 pages and <Error> bodies).
+// A minimal XML reader for S3 and STS responses (ListObjectsV2 pages, AssumeRole results and
+// error bodies).
 //
 // Scope: elements, attributes (skipped), character data, CDATA, comments, processing
 // instructions, the five predefined entities and numeric character references. A DOCTYPE is
@@ -50,7 +51,8 @@ struct S3ErrorBody {
   std::string message;
 };
 
-// The <Error> body of a failed request; empty fields when the body is not one.
+// The <Error> body of a failed request (S3), also inside <ErrorResponse> (STS); empty fields
+// when the body is neither.
 S3ErrorBody ParseS3Error(std::string_view xml);
 
 }  // namespace firn::io::s3

@@ -9,14 +9,13 @@
 #include <ctime>
 #include <utility>
 
+#include "common/encoding.h"
+#include "common/strings.h"
+
 namespace firn::io::s3 {
 namespace {
 
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
-
-bool IsUnreserved(unsigned char c) {
-  return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
-}
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -37,24 +36,7 @@ std::string TrimAll(std::string_view value) {
   return out;
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
-
-std::string HexEncode(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0xf]);
-  }
-  return out;
-}
 
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -71,19 +53,7 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
 }
 
 std::string UriEncode(std::string_view text, bool encode_slash) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    if (IsUnreserved(c) || (c == '/' && !encode_slash)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xf]);
-    }
-  }
-  return out;
+  return PercentEncode(text, encode_slash);
 }
 
 std::string FormatAmzDate(std::chrono::system_clock::time_point time) {
@@ -116,7 +86,7 @@ CanonicalHeaders CanonicalizeHeaders(const std::vector<HttpHeader>& headers) {
   // stable_sort keeps repeated names in their given order, as the spec joins them.
   std::vector<std::pair<std::string, std::string>> lowered;
   lowered.reserve(headers.size());
-  for (const HttpHeader& h : headers) lowered.emplace_back(Lower(h.name), TrimAll(h.value));
+  for (const HttpHeader& h : headers) lowered.emplace_back(ToLower(h.name), TrimAll(h.value));
   std::stable_sort(lowered.begin(), lowered.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   CanonicalHeaders out;

@@ -58,7 +58,6 @@ struct SigningScope {
 std::string Sha256Hex(std::string_view data);
 // Raw 32-byte HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
-std::string HexEncode(std::string_view bytes);
 
 // AWS URI encoding: A-Z a-z 0-9 - . _ ~ stay; '/' stays unless `encode_slash`; every other
 // byte becomes %XX with upper-case hex (so a space is %20, never '+').

@@ -5,15 +5,15 @@
 #include <charconv>
 
 #include "common/macros.h"
+#include "common/strings.h"
 
 namespace firn::store::postgres {
 namespace {
 
 std::string ResultDetail(PGresult* res, PGconn* conn) {
   const char* text = res != nullptr ? PQresultErrorMessage(res) : nullptr;
-  std::string detail = text != nullptr && *text != '\0' ? text : PQerrorMessage(conn);
-  while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
-  return detail;
+  const std::string_view detail = text != nullptr && *text != '\0' ? text : PQerrorMessage(conn);
+  return std::string(TrimEnd(detail, "\n "));
 }
 
 }  // namespace
@@ -136,14 +136,12 @@ Result<std::unique_ptr<PgConnection>> PgConnection::Open(const std::string& url,
   return conn;
 }
 
-PgConnection::~PgConnection() { PQfinish(conn_); }
-
 Result<PgResult> PgConnection::Check(PGresult* res, OnLoss on_loss) {
   ExecStatusType status = res != nullptr ? PQresultStatus(res) : PGRES_FATAL_ERROR;
   if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return PgResult(res);
   const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
   std::string sqlstate = state != nullptr ? state : "";
-  std::string detail = ResultDetail(res, conn_);
+  std::string detail = ResultDetail(res, conn_.get());
   PQclear(res);
   bool lost = IsBroken();
   last_retryable_ = !lost && ClassifySqlState(sqlstate) == SqlStateClass::kRetryable;
@@ -157,22 +155,23 @@ Result<PgResult> PgConnection::Execute(std::string_view sql, const std::vector<P
   if (it == prepared_.end()) {
     std::string name = "firn_" + std::to_string(prepared_.size() + 1);
     // Preparing changes nothing: a lost connection here never leaves an unknown outcome.
-    auto prepared = Check(PQprepare(conn_, name.c_str(), std::string(sql).c_str(), 0, nullptr),
-                          OnLoss::kNothingCommitted);
+    auto prepared =
+        Check(PQprepare(conn_.get(), name.c_str(), std::string(sql).c_str(), 0, nullptr),
+              OnLoss::kNothingCommitted);
     if (!prepared) return std::unexpected(prepared.error());
     it = prepared_.emplace(std::string(sql), std::move(name)).first;
   }
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
-  PGresult* res = PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()),
+  PGresult* res = PQexecPrepared(conn_.get(), it->second.c_str(), static_cast<int>(values.size()),
                                  values.data(), nullptr, nullptr, 0);
   return Check(res, on_loss);
 }
 
 Status PgConnection::ExecuteScript(std::string_view sql, OnLoss on_loss) {
   last_retryable_ = false;
-  auto result = Check(PQexec(conn_, std::string(sql).c_str()), on_loss);
+  auto result = Check(PQexec(conn_.get(), std::string(sql).c_str()), on_loss);
   if (!result) return std::unexpected(result.error());
   return Ok();
 }
@@ -181,9 +180,9 @@ bool PgConnection::LooksAlive() {
   if (IsBroken()) return false;
   // An idle connection has nothing to read unless the server said goodbye (or sent a notice).
   for (int i = 0; i < 4; ++i) {
-    pollfd fd{PQsocket(conn_), POLLIN, 0};
+    pollfd fd{PQsocket(conn_.get()), POLLIN, 0};
     if (poll(&fd, 1, 0) <= 0) break;
-    if (PQconsumeInput(conn_) == 0 || IsBroken()) return false;
+    if (PQconsumeInput(conn_.get()) == 0 || IsBroken()) return false;
   }
   return !IsBroken();
 }

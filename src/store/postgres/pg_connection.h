@@ -88,9 +88,6 @@ class PgConnection {
   // refuses the login (libpq's reason in detail).
   static Result<std::unique_ptr<PgConnection>> Open(const std::string& url,
                                                     const PostgresOptions& options);
-  ~PgConnection();
-  PgConnection(const PgConnection&) = delete;
-  PgConnection& operator=(const PgConnection&) = delete;
 
   // Runs `sql` as a prepared statement (prepared once per connection, on first use).
   Result<PgResult> Execute(std::string_view sql, const std::vector<Param>& params,
@@ -99,22 +96,26 @@ class PgConnection {
   Status ExecuteScript(std::string_view sql, OnLoss on_loss = OnLoss::kNothingCommitted);
 
   // True once the connection is unusable; the pool then discards it.
-  bool IsBroken() const { return PQstatus(conn_) != CONNECTION_OK; }
+  bool IsBroken() const { return PQstatus(conn_.get()) != CONNECTION_OK; }
   // True when the last failure was a race the store should retry (serialization, deadlock,
   // unique or foreign-key violation from a concurrent writer).
   bool LastFailureIsRetryable() const { return last_retryable_; }
   // Idle inside a transaction or not idle at all (then not reusable as is).
-  bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+  bool InTransaction() const { return PQtransactionStatus(conn_.get()) != PQTRANS_IDLE; }
   // Non-blocking: false if the server already closed this idle connection (restart, admin
   // termination). Reads what is buffered on the socket; never sends anything.
   bool LooksAlive();
-  int BackendPid() const { return PQbackendPID(conn_); }
+  int BackendPid() const { return PQbackendPID(conn_.get()); }
 
  private:
   explicit PgConnection(PGconn* conn) : conn_(conn) {}
   Result<PgResult> Check(PGresult* res, OnLoss on_loss);
 
-  PGconn* conn_;
+  // Owning the handle closes it with the connection and makes the connection non-copyable.
+  struct Finish {
+    void operator()(PGconn* conn) const { PQfinish(conn); }
+  };
+  std::unique_ptr<PGconn, Finish> conn_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL text → statement name
   bool last_retryable_ = false;
 };

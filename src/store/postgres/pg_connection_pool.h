@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "store/pool_lease.h"
 #include "store/postgres/pg_connection.h"
 #include "store/postgres/pg_options.h"
 
@@ -27,22 +28,7 @@ namespace firn::store::postgres {
 
 class PgConnectionPool {
  public:
-  class Lease {
-   public:
-    Lease(PgConnectionPool* pool, std::unique_ptr<PgConnection> conn)
-        : pool_(pool), conn_(std::move(conn)) {}
-    Lease(Lease&&) = default;
-    Lease& operator=(Lease&&) = delete;
-    ~Lease() {
-      if (conn_) pool_->Release(std::move(conn_));
-    }
-    PgConnection& operator*() { return *conn_; }
-    PgConnection* operator->() { return conn_.get(); }
-
-   private:
-    PgConnectionPool* pool_;
-    std::unique_ptr<PgConnection> conn_;
-  };
+  using Lease = PoolLease<PgConnectionPool, PgConnection>;
 
   PgConnectionPool(std::string url, PostgresOptions options)
       : url_(std::move(url)), options_(std::move(options)) {}
@@ -55,6 +41,7 @@ class PgConnectionPool {
   int OpenCount();
 
  private:
+  friend Lease;
   void Release(std::unique_ptr<PgConnection> conn);
 
   const std::string url_;

@@ -1,4 +1,5 @@
-// Numbered schema steps for the PostgreSQL catalog, applied at open.
+// Schema migrations for the PostgreSQL catalog: the shared numbered steps
+// (store/sql/sql_migrations.h) in PostgreSQL's types, applied at open.
 //
 // Migrate runs every missing step and records the new version in one transaction, under a
 // transaction-scoped advisory lock, so instances starting together migrate exactly once and a

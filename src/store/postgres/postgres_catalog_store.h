@@ -2,10 +2,11 @@
 //
 // Thread-safety: the store is safe for concurrent use; it keeps a bounded pool of libpq
 // connections (options.max_connections), each with its own prepared statements.
-// Consistency: READ COMMITTED. A pointer swap is one `UPDATE … WHERE metadata_location =
-// expected` (the row count decides); multi-statement writes run in one transaction that locks
-// the rows it checks (FOR KEY SHARE / FOR UPDATE), so the same races SQLite serialises are
-// decided by row locks. Serialization failures, deadlocks and lost insert races rerun the
+// Built on the shared SQL layer (store/sql/): this backend is its connection, pool, runner,
+// migrations and error mapping. Consistency: READ COMMITTED. A pointer swap is one
+// `UPDATE … WHERE metadata_location = expected` (the row count decides); multi-statement writes
+// run in one transaction that locks the rows it checks (FOR KEY SHARE / FOR UPDATE), so the
+// same races SQLite serialises are decided by row locks. Serialization failures, deadlocks and lost insert races rerun the
 // transaction (options.max_attempts), then answer kServiceUnavailable.
 // Errors: the CatalogStore contract (store/store.h); see pg_connection.h for the mapping of
 // database failures. Opening fails with kServiceUnavailable when the server cannot be reached,
@@ -19,6 +20,7 @@
 
 #include "common/result.h"
 #include "store/postgres/pg_options.h"
+#include "store/postgres/pg_url.h"
 #include "store/store.h"
 
 namespace firn::store {
@@ -27,13 +29,5 @@ namespace firn::store {
 // the schema and returns the store.
 Result<std::unique_ptr<CatalogStore>> OpenPostgresStore(
     const std::string& url, const postgres::PostgresOptions& options = {});
-
-// `url` without any password (for logs): "postgresql://u:secret@h/db" → "postgresql://u@h/db";
-// a `password=` query parameter is removed too.
-std::string RedactDatabaseUrl(const std::string& url);
-
-// Splits a password out of `url` (userinfo or `password=` query parameter): returns the URL
-// without it, and stores the password in `password` when one was found.
-std::string TakePasswordFromUrl(const std::string& url, Secret& password);
 
 }  // namespace firn::store

@@ -135,6 +135,9 @@ Result<BackupStats> BackupSqliteDatabase(const std::string& from, const std::str
   const std::string tmp = target.string() + ".tmp-" + std::to_string(::getpid());
   RemoveQuietly(tmp);
   Result<BackupStats> stats = [&]() -> Result<BackupStats> {
+    // The copy holds what the source holds (secret hashes, sealed keys): owner-only (0600)
+    // before the first page lands; rename keeps the mode.
+    PreparePrivateDatabaseFile(tmp);
     auto dst = OpenDb(tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "open backup file");
     if (!dst) return Fail(dst.error());
     // FULL: the backup's final commit fsyncs the copy before we rename it.

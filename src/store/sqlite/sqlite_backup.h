@@ -5,7 +5,8 @@
 // transaction, which in WAL mode does not block the source's writers (a running `firn serve`
 // keeps committing). The copy is written to `<to>.tmp-<pid>` with synchronous=FULL, checked
 // (PRAGMA integrity_check), renamed to `to` and the directory fsynced, so `to` is either absent
-// or complete. `to` must not exist (a stale -wal beside it could corrupt the copy).
+// or complete. `to` must not exist (a stale -wal beside it could corrupt the copy). The copy
+// is owner-only (0600) from its first byte, like the database itself.
 // Thread-safety: a free function; opens its own connections.
 // Errors: kNotFound when `from` is missing; kAlreadyExists when `to` (or its -wal) exists;
 // kIllegalArgument when `from` is not a firn catalog database; kServiceUnavailable when a file

@@ -1,7 +1,14 @@
 #include "store/sqlite/sqlite_connection.h"
 
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <string>
 
+#include "common/log.h"
 #include "common/macros.h"
 
 namespace firn::store::sqlite {
@@ -50,6 +57,12 @@ Statement& Statement::Bind(int index, std::string_view text) {
   return *this;
 }
 
+Statement& Statement::BindNull(int index) {
+  int rc = sqlite3_bind_null(stmt_, index);
+  if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+  return *this;
+}
+
 Statement& Statement::Bind(int index, int64_t value) {
   int rc = sqlite3_bind_int64(stmt_, index, value);
   if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
@@ -83,8 +96,44 @@ bool Statement::ColumnIsNull(int col) const {
   return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
 
+void PreparePrivateDatabaseFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  if (errno != EEXIST) return;
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    const std::string file = path + suffix;
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077) == 0) {
+      continue;
+    }
+    const mode_t tight = st.st_mode & 0700;
+    if (::chmod(file.c_str(), tight) == 0) {
+      spdlog::warn(R"("msg":"database file was accessible to other users; tightened to owner-only","path":"{}","old_mode":"{:o}","new_mode":"{:o}")",
+                   log::Escape(file), st.st_mode & 07777, tight);
+    } else {
+      spdlog::warn(R"("msg":"database file is accessible to other users and cannot be tightened","path":"{}","mode":"{:o}")",
+                   log::Escape(file), st.st_mode & 07777);
+    }
+  }
+}
+
+Status CheckpointAndTruncateWal(const std::string& path) {
+  FIRN_ASSIGN_OR_RETURN(auto conn, SqliteConnection::Open(path, SqliteOptions{}));
+  FIRN_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare("PRAGMA wal_checkpoint(TRUNCATE)"));
+  FIRN_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row || stmt.ColumnInt(0) != 0) {
+    return Fail(ErrorKind::kServiceUnavailable, std::string(kBusyMessage),
+                "wal_checkpoint(TRUNCATE) of " + path + " did not complete");
+  }
+  return Ok();
+}
+
 Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::string& path,
                                                                  const SqliteOptions& options) {
+  PreparePrivateDatabaseFile(path);
   sqlite3* db = nullptr;
   // NOMUTEX: the pool guarantees one thread per connection at a time.
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
@@ -97,7 +146,8 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::stri
   sqlite3_extended_result_codes(db, 1);
   std::unique_ptr<SqliteConnection> conn(new SqliteConnection(db));
   sqlite3_busy_timeout(db, static_cast<int>(options.busy_timeout.count()));
-  FIRN_RETURN_IF_ERROR(conn->ExecScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"));
+  FIRN_RETURN_IF_ERROR(conn->ExecScript(
+      "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON;"));
   return conn;
 }
 
@@ -106,11 +156,22 @@ SqliteConnection::~SqliteConnection() {
   sqlite3_close_v2(db_);
 }
 
+// "$12" (store/sql's spelling) → "?12" (SQLite's numbered form: "$12" would be a *named*
+// parameter, numbered by first appearance). Statements hold no '$' in literals.
+std::string NumberedPlaceholders(std::string_view sql) {
+  std::string out(sql);
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i] == '$' && out[i + 1] >= '0' && out[i + 1] <= '9') out[i] = '?';
+  }
+  return out;
+}
+
 Result<Statement> SqliteConnection::Prepare(std::string_view sql) {
   auto it = statements_.find(sql);
   if (it != statements_.end()) return Statement(it->second, db_);
+  const std::string text = NumberedPlaceholders(sql);
   sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+  int rc = sqlite3_prepare_v3(db_, text.data(), static_cast<int>(text.size()),
                               SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
   if (rc != SQLITE_OK) return Fail(SqliteError(rc, db_, "prepare " + std::string(sql)));
   statements_.emplace(std::string(sql), stmt);

@@ -31,6 +31,9 @@ struct SqliteOptions {
 // The client message of a busy/locked failure (nothing was changed; retry).
 inline constexpr std::string_view kBusyMessage = "The catalog database is busy; retry later";
 
+// `sql` with every $N placeholder spelt ?N.
+std::string NumberedPlaceholders(std::string_view sql);
+
 // Maps a SQLite result code to the store's error contract.
 Error SqliteError(int rc, sqlite3* db, std::string_view what);
 // True for codes that mean "the database is unavailable right now" (busy, I/O, full...).
@@ -50,6 +53,7 @@ class Statement {
   // Parameters are 1-based, as in SQL. Text is copied (SQLITE_TRANSIENT).
   Statement& Bind(int index, std::string_view text);
   Statement& Bind(int index, int64_t value);
+  Statement& BindNull(int index);
   // true when a row is available, false when done.
   Result<bool> Step();
   // Runs a statement that returns no rows.
@@ -65,10 +69,20 @@ class Statement {
   int bind_rc_ = SQLITE_OK;
 };
 
+// The catalog database holds secret hashes and sealed signing keys, so its files are
+// owner-only from the first byte: a missing `path` is created here empty with mode 0600 (an
+// empty file is an empty SQLite database), never by SQLite with its default 0644; SQLite gives
+// the -wal and -shm files the main file's mode. An existing file, -wal or -shm with any
+// group/other permission bit is tightened to owner-only (one warning log line). A path that
+// cannot be created is left for sqlite3_open_v2 to report.
+void PreparePrivateDatabaseFile(const std::string& path);
+
 class SqliteConnection {
  public:
-  // Opens `path` (created if missing) and applies the per-connection pragmas: synchronous=FULL,
-  // foreign_keys=ON, busy_timeout. WAL mode is set once by the store.
+  // Opens `path` (created if missing, PreparePrivateDatabaseFile) and applies the
+  // per-connection pragmas: synchronous=FULL, foreign_keys=ON, secure_delete=ON (deleted and
+  // overwritten rows are zeroed, not left in free space), busy_timeout. WAL mode is set once by
+  // the store.
   static Result<std::unique_ptr<SqliteConnection>> Open(const std::string& path,
                                                         const SqliteOptions& options);
   ~SqliteConnection();
@@ -76,6 +90,7 @@ class SqliteConnection {
   SqliteConnection& operator=(const SqliteConnection&) = delete;
 
   // Returns the cached statement for `sql`, preparing it on first use. `sql` is the cache key.
+  // Placeholders may be spelt $1, $2, … (store/sql/sql_session.h) or ?1, ?2, ….
   Result<Statement> Prepare(std::string_view sql);
   // Runs one or more statements without caching (DDL, pragmas).
   Status ExecScript(const std::string& sql);
@@ -95,5 +110,10 @@ class SqliteConnection {
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*, SqlHash, std::equal_to<>> statements_;
 };
+
+// Checkpoints the WAL of the database at `path` into the main file and truncates the -wal to
+// zero bytes, so no page image of rows that were since overwritten stays in it (run after
+// rewriting secrets). kServiceUnavailable when a reader keeps the checkpoint from completing.
+Status CheckpointAndTruncateWal(const std::string& path);
 
 }  // namespace firn::store::sqlite

@@ -14,28 +14,14 @@
 #include <vector>
 
 #include "common/result.h"
+#include "store/pool_lease.h"
 #include "store/sqlite/sqlite_connection.h"
 
 namespace firn::store::sqlite {
 
 class SqliteReaderPool {
  public:
-  class Lease {
-   public:
-    Lease(SqliteReaderPool* pool, std::unique_ptr<SqliteConnection> conn)
-        : pool_(pool), conn_(std::move(conn)) {}
-    Lease(Lease&&) noexcept = default;
-    Lease& operator=(Lease&&) = delete;
-    ~Lease() {
-      if (conn_) pool_->Release(std::move(conn_));
-    }
-    SqliteConnection& operator*() const { return *conn_; }
-    SqliteConnection* operator->() const { return conn_.get(); }
-
-   private:
-    SqliteReaderPool* pool_;
-    std::unique_ptr<SqliteConnection> conn_;
-  };
+  using Lease = PoolLease<SqliteReaderPool, SqliteConnection>;
 
   SqliteReaderPool(std::string path, SqliteOptions options)
       : path_(std::move(path)), options_(options) {}
@@ -43,6 +29,7 @@ class SqliteReaderPool {
   Result<Lease> Acquire();
 
  private:
+  friend Lease;
   void Release(std::unique_ptr<SqliteConnection> conn);
 
   const std::string path_;

@@ -1,5 +1,6 @@
-// Schema migrations for the SQLite catalog store: numbered SQL steps, applied at open inside
-// one BEGIN IMMEDIATE transaction, tracked in PRAGMA user_version.
+// Schema migrations for the SQLite catalog store: the shared numbered steps
+// (store/sql/sql_migrations.h) in SQLite's types, applied at open inside one BEGIN IMMEDIATE
+// transaction, tracked in PRAGMA user_version.
 //
 // Thread-safety: call with exclusive use of the connection (the store does so at open).
 // Errors: a database whose user_version is newer than kLatestSchemaVersion is refused with

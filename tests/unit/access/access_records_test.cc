@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "access_test_support.h"
+
 namespace firn::access {
 namespace {
 
@@ -43,16 +45,61 @@ TEST(AccessRecordsTest, WrongKindIsRefused) {
   EXPECT_FALSE(DecodePrincipal(r));
 }
 
-TEST(AccessRecordsTest, SigningKeyRoundTrips) {
-  auth::StoredKey k{"kid1", "EdDSA", Secret("PEM"), 5, true, 0};
-  auto r = EncodeSigningKey("r", k);
-  EXPECT_EQ(r.name, "kid1");
-  auto back = DecodeSigningKey(r);
-  ASSERT_TRUE(back);
+TEST(AccessRecordsTest, SigningKeyRoundTripsSealed) {
+  auth::StoredKey k{"kid1", "EdDSA", Secret("-----BEGIN PRIVATE KEY-----PEM"), 5, true, 0};
+  const auto& keks = testing::TestKeks();
+  auto r = EncodeSigningKey("r", k, keks);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->name, "kid1");
+  EXPECT_EQ(r->body.find("PRIVATE KEY"), std::string::npos) << r->body;
+  EXPECT_EQ(r->body.find("PEM"), std::string::npos) << r->body;
+  EXPECT_EQ(InspectSigningKey(*r)->kek_id, keks.primary().id());
+  auto back = DecodeSigningKey(*r, keks);
+  ASSERT_TRUE(back) << back.error().detail;
   EXPECT_EQ(back->alg, "EdDSA");
-  EXPECT_EQ(back->private_key_pem.Reveal(), "PEM");
+  EXPECT_EQ(back->private_key_pem.Reveal(), "-----BEGIN PRIVATE KEY-----PEM");
   EXPECT_TRUE(back->active);
   EXPECT_EQ(back->created_at, 5);
+}
+
+// The attack: with write access to the rows but not the KEK, move realm r's sealed key into
+// another realm (or under another kid, or claim another alg) so it signs there. None opens.
+TEST(AccessRecordsTest, ASealedKeyMovedToAnotherRowDoesNotOpen) {
+  auth::StoredKey k{"kid1", "EdDSA", Secret("PEM"), 5, true, 0};
+  const auto& keks = testing::TestKeks();
+  const store::AccessRecord r = *EncodeSigningKey("victim", k, keks);
+  store::AccessRecord other_realm = r;
+  other_realm.realm = "attacker";
+  store::AccessRecord other_kid = r;
+  other_kid.name = "kid2";
+  store::AccessRecord other_alg = r;
+  other_alg.body.replace(other_alg.body.find("EdDSA"), 5, "ES256");
+  ASSERT_TRUE(DecodeSigningKey(r, keks));  // control: in place it opens
+  for (const auto& moved : {other_realm, other_kid, other_alg}) {
+    auto opened = DecodeSigningKey(moved, keks);
+    ASSERT_FALSE(opened) << moved.realm << "/" << moved.name;
+    EXPECT_EQ(opened.error().kind, ErrorKind::kNotAuthorized);
+    EXPECT_EQ(opened.error().detail.find("PEM"), std::string::npos);
+  }
+}
+
+TEST(AccessRecordsTest, AnotherKekCannotOpenAndAPlaintextRowStillReads) {
+  auth::StoredKey k{"kid1", "EdDSA", Secret("PEM"), 5, true, 0};
+  auto r = *EncodeSigningKey("r", k, testing::TestKeks());
+  auth::KeyEncryptionKeys other(*auth::KeyEncryptionKey::FromText(Secret(std::string(32, 'o'))));
+  auto wrong = DecodeSigningKey(r, other);
+  ASSERT_FALSE(wrong);
+  EXPECT_NE(wrong.error().detail.find(testing::TestKeks().primary().id()), std::string::npos);
+
+  store::AccessRecord legacy = r;
+  legacy.body = R"({"alg":"EdDSA","private_key_pem":"PEM","created_at":5,"active":true})";
+  EXPECT_EQ(InspectSigningKey(legacy)->kek_id, "");
+  auto read = DecodeSigningKey(legacy, other);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->private_key_pem.Reveal(), "PEM");
+  legacy.body = R"({"alg":"EdDSA","active":true})";
+  EXPECT_FALSE(InspectSigningKey(legacy));
+  EXPECT_FALSE(DecodeSigningKey(legacy, other));
 }
 
 TEST(AccessRecordsTest, CatalogBodyCarriesLocationsAndStorage) {

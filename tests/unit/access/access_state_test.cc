@@ -35,8 +35,8 @@ class AccessStateTest : public ::testing::Test {
 
 TEST_F(AccessStateTest, StartLoadsTheCurrentSnapshot) {
   auto store = Open();
-  ASSERT_TRUE(Bootstrap(*store, testing::AliceOptions("r1"), kNow * 1000));
-  AccessState state(store, "i1");
+  ASSERT_TRUE(Bootstrap(*store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
+  AccessState state(store, "i1", testing::SharedTestKeks());
   ASSERT_TRUE(state.Start());
   auto snap = state.Current();
   ASSERT_TRUE(snap);
@@ -48,11 +48,11 @@ TEST_F(AccessStateTest, StartLoadsTheCurrentSnapshot) {
 TEST_F(AccessStateTest, ChangesPropagateToAnotherInstanceBeforeAwaitReturns) {
   auto store_a = Open();
   auto store_b = Open();
-  ASSERT_TRUE(Bootstrap(*store_a, testing::AliceOptions("r1"), kNow * 1000));
+  ASSERT_TRUE(Bootstrap(*store_a, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
   AccessStateOptions options;
   options.poll_interval = std::chrono::milliseconds(20);
-  AccessState a(store_a, "instance-a", options);
-  AccessState b(store_b, "instance-b", options);
+  AccessState a(store_a, "instance-a", testing::SharedTestKeks(), options);
+  AccessState b(store_b, "instance-b", testing::SharedTestKeks(), options);
   ASSERT_TRUE(a.Start());
   ASSERT_TRUE(b.Start());
   ASSERT_FALSE(b.Current()->FindPrincipal("r1", "bob"));
@@ -71,8 +71,8 @@ TEST_F(AccessStateTest, ChangesPropagateToAnotherInstanceBeforeAwaitReturns) {
 
 TEST_F(AccessStateTest, RefreshKeepsTheSnapshotWhenUnchanged) {
   auto store = Open();
-  ASSERT_TRUE(Bootstrap(*store, testing::AliceOptions("r1"), kNow * 1000));
-  AccessState state(store, "i1");
+  ASSERT_TRUE(Bootstrap(*store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
+  AccessState state(store, "i1", testing::SharedTestKeks());
   ASSERT_TRUE(state.Refresh());
   auto first = state.Current();
   ASSERT_TRUE(state.Refresh());
@@ -81,8 +81,8 @@ TEST_F(AccessStateTest, RefreshKeepsTheSnapshotWhenUnchanged) {
 
 TEST_F(AccessStateTest, FailedRefreshKeepsServingTheLastSnapshot) {
   auto fake = std::make_shared<testing::FakeAccessStore>();
-  ASSERT_TRUE(Bootstrap(*fake, testing::AliceOptions("r1"), kNow * 1000));
-  AccessState state(fake, "i1");
+  ASSERT_TRUE(Bootstrap(*fake, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
+  AccessState state(fake, "i1", testing::SharedTestKeks());
   ASSERT_TRUE(state.Start());
   auto snap = state.Current();
   fake->SetFailing(true);

@@ -7,6 +7,7 @@
 #include "access/access_records.h"
 #include "access/access_snapshot.h"
 #include "access/bootstrap.h"
+#include "auth/key_encryption.h"
 #include "auth/secrets.h"
 #include "fake_access_store.h"
 
@@ -21,12 +22,24 @@ inline catalog::CatalogInfo TestCatalog() {
   return c;
 }
 
+// The key-encryption key the access tests seal signing keys with.
+inline const auth::KeyEncryptionKeys& TestKeks() {
+  static const auth::KeyEncryptionKeys keks(
+      *auth::KeyEncryptionKey::FromText(Secret("test key-encryption key, 32+ bytes long")));
+  return keks;
+}
+inline std::shared_ptr<const auth::KeyEncryptionKeys> SharedTestKeks() {
+  return std::shared_ptr<const auth::KeyEncryptionKeys>(std::shared_ptr<void>(), &TestKeks());
+}
+
 inline BootstrapOptions AliceOptions(std::string realm = "r1") {
   BootstrapOptions o;
   o.realm = std::move(realm);
   o.admin_name = "alice";
   o.credentials = BootstrapCredentials{"alice-id", Secret("alice-secret")};
   o.catalog = TestCatalog();
+  // One location, one owner across realms too: each realm's catalog gets its own folder.
+  if (o.realm != "r1") o.catalog->base_location += "-" + o.realm;
   return o;
 }
 
@@ -54,7 +67,7 @@ inline std::shared_ptr<const AccessSnapshot> Load(store::AccessStore& store,
                                                   int64_t now = kNow) {
   auto rows = store.LoadAccess();
   EXPECT_TRUE(rows);
-  auto snap = BuildAccessSnapshot(*rows, now);
+  auto snap = BuildAccessSnapshot(*rows, now, TestKeks());
   EXPECT_TRUE(snap);
   return *snap;
 }

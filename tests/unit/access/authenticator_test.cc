@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "access_test_support.h"
-#include "auth/base64url.h"
+#include "common/encoding.h"
 
 namespace firn::access {
 namespace {
@@ -13,8 +13,8 @@ using testing::kNow;
 class AuthenticatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), kNow * 1000));
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r2"), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r2"), testing::TestKeks(), kNow * 1000));
     testing::AddPrincipal(store_, "r1", "bob", {"reader", "writer"});
     snap_ = testing::Load(store_);
   }
@@ -134,6 +134,49 @@ TEST_F(AuthenticatorTest, RotatedCredentialsRevokeOlderTokens) {
   EXPECT_TRUE(Auth("Bearer " + Sign(c)));
 }
 
+// The attack: a token carrying a version the principal has not reached yet (ver+1) would
+// outlive the next rotation. It is refused before and after that rotation, from the cache too.
+TEST_F(AuthenticatorTest, AHigherVerThanTheCurrentCredentialVersionIsRefused) {
+  auto ahead = BobClaims();
+  ahead.ver = 2;
+  std::string t = Sign(ahead);
+  auto before = Auth("Bearer " + t);
+  ASSERT_FALSE(before);
+  EXPECT_EQ(before.error().message, "Invalid token: revoked");
+  auto missing = BobClaims();
+  missing.ver.reset();
+  EXPECT_FALSE(Auth("Bearer " + Sign(missing)));
+
+  testing::AddPrincipal(store_, "r1", "bob", {"reader"}, /*credential_version=*/2);
+  snap_ = testing::Load(store_);
+  ASSERT_TRUE(Auth("Bearer " + t));  // now current: accepted (and cached)
+  ahead.ver = 3;
+  EXPECT_FALSE(Auth("Bearer " + Sign(ahead)));
+  testing::AddPrincipal(store_, "r1", "bob", {"reader"}, /*credential_version=*/3);
+  snap_ = testing::Load(store_);
+  auto cached = Auth("Bearer " + t);  // the cached ver-2 token after the next rotation
+  ASSERT_FALSE(cached);
+  EXPECT_EQ(cached.error().message, "Invalid token: revoked");
+}
+
+// The attack: a token signed by the realm's real key with a lifetime far beyond the configured
+// one (a leaked key, or a token minted before the lifetime was lowered) is refused.
+TEST_F(AuthenticatorTest, ATokenLivingLongerThanTheConfiguredLifetimeIsRefused) {
+  auto c = BobClaims();
+  c.exp = kNow + 30 * 86400;
+  auto caller = Auth("Bearer " + Sign(c));
+  ASSERT_FALSE(caller);
+  EXPECT_EQ(caller.error().message, "Invalid token: lifetime too long");
+  // A server configured with a shorter lifetime refuses even the standard hour.
+  AuthConfig short_lived;
+  short_lived.token_lifetime_seconds = 600;
+  Authenticator strict(short_lived);
+  auto hour = strict.Authenticate("r1", "Bearer " + Sign(BobClaims()), *snap_, kNow);
+  ASSERT_FALSE(hour);
+  EXPECT_EQ(hour.error().message, "Invalid token: lifetime too long");
+  EXPECT_TRUE(Auth("Bearer " + Sign(BobClaims())));  // control: 3600 s under the default
+}
+
 TEST_F(AuthenticatorTest, DeletedPrincipalIsRefused) {
   std::string t = Sign(BobClaims());
   ASSERT_TRUE(Auth("Bearer " + t));
@@ -149,15 +192,15 @@ TEST_F(AuthenticatorTest, DeletedPrincipalIsRefused) {
 }
 
 TEST_F(AuthenticatorTest, AlgNoneAndTamperedTokensAreRefused) {
-  std::string none = auth::Base64UrlEncode(R"({"alg":"none","typ":"JWT"})") + "." +
-                     auth::Base64UrlEncode(auth::ClaimsToJson(BobClaims())) + ".x";
+  std::string none = Base64UrlEncode(R"({"alg":"none","typ":"JWT"})") + "." +
+                     Base64UrlEncode(auth::ClaimsToJson(BobClaims())) + ".x";
   EXPECT_FALSE(Auth("Bearer " + none));
   std::string t = Sign(BobClaims());
   auto c = BobClaims();
   c.roles = {"writer"};
   size_t a = t.find('.'), b = t.rfind('.');
   std::string tampered =
-      t.substr(0, a + 1) + auth::Base64UrlEncode(auth::ClaimsToJson(c)) + t.substr(b);
+      t.substr(0, a + 1) + Base64UrlEncode(auth::ClaimsToJson(c)) + t.substr(b);
   auto caller = Auth("Bearer " + tampered);
   ASSERT_FALSE(caller);
   EXPECT_EQ(caller.error().kind, ErrorKind::kNotAuthorized);

@@ -12,7 +12,7 @@ using testing::kNow;
 
 TEST(BootstrapTest, CreatesRealmKeyAdminRolesAndCatalog) {
   testing::FakeAccessStore store;
-  auto r = Bootstrap(store, testing::AliceOptions("r1"), kNow * 1000);
+  auto r = Bootstrap(store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(r->created);
   EXPECT_TRUE(r->catalog_created);
@@ -35,9 +35,9 @@ TEST(BootstrapTest, CreatesRealmKeyAdminRolesAndCatalog) {
 
 TEST(BootstrapTest, SecondRunCreatesNothingButEnsuresTheCatalog) {
   testing::FakeAccessStore store;
-  ASSERT_TRUE(Bootstrap(store, testing::AliceOptions("r1"), kNow * 1000));
+  ASSERT_TRUE(Bootstrap(store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
   size_t records = store.record_count();
-  auto again = Bootstrap(store, testing::AliceOptions("r1"), kNow * 1000);
+  auto again = Bootstrap(store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000);
   ASSERT_TRUE(again);
   EXPECT_FALSE(again->created);
   EXPECT_FALSE(again->catalog_created);
@@ -47,7 +47,7 @@ TEST(BootstrapTest, SecondRunCreatesNothingButEnsuresTheCatalog) {
   auto opts = testing::AliceOptions("r1");
   opts.admin_name = "someone-else";
   opts.catalog->name = "second";
-  auto third = Bootstrap(store, opts, kNow * 1000);
+  auto third = Bootstrap(store, opts, testing::TestKeks(), kNow * 1000);
   ASSERT_TRUE(third);
   EXPECT_FALSE(third->created);
   EXPECT_TRUE(third->catalog_created);
@@ -65,7 +65,7 @@ TEST(BootstrapTest, GeneratesCredentialsWhenNoneAreGiven) {
   BootstrapOptions o;
   o.realm = "r1";
   o.admin_name = "ops";
-  auto r = Bootstrap(store, o, kNow * 1000);
+  auto r = Bootstrap(store, o, testing::TestKeks(), kNow * 1000);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->credentials.client_id.size(), 16u);
   EXPECT_EQ(r->credentials.secret.Reveal().size(), 43u);
@@ -77,12 +77,12 @@ TEST(BootstrapTest, RejectsEmptyNames) {
   testing::FakeAccessStore store;
   BootstrapOptions o;
   o.realm = "r1";
-  EXPECT_FALSE(Bootstrap(store, o, kNow * 1000));
+  EXPECT_FALSE(Bootstrap(store, o, testing::TestKeks(), kNow * 1000));
 }
 
 TEST(BootstrapTest, RotationKeepsOldTokensDuringOverlapAndSignsWithTheNewKey) {
   testing::FakeAccessStore store;
-  ASSERT_TRUE(Bootstrap(store, testing::AliceOptions("r1"), kNow * 1000));
+  ASSERT_TRUE(Bootstrap(store, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
   auto before = testing::Load(store);
   auth::Claims c;
   c.iss = "firn";
@@ -93,7 +93,7 @@ TEST(BootstrapTest, RotationKeepsOldTokensDuringOverlapAndSignsWithTheNewKey) {
   c.exp = kNow + 3600;
   c.ver = 1;
   std::string old_token = *before->FindRealm("r1")->keys->Sign(c);
-  ASSERT_TRUE(RotateSigningKeys(store, "r1", 3600, kNow));
+  ASSERT_TRUE(RotateSigningKeys(store, "r1", testing::TestKeks(), 3600, kNow));
   auto after = testing::Load(store);
   EXPECT_EQ(after->FindRealm("r1")->keys->size(), 2u);
   EXPECT_NE(after->FindRealm("r1")->keys->active().kid(),
@@ -101,10 +101,10 @@ TEST(BootstrapTest, RotationKeepsOldTokensDuringOverlapAndSignsWithTheNewKey) {
   Authenticator auth{AuthConfig{}};
   EXPECT_TRUE(auth.Authenticate("r1", "Bearer " + old_token, *after, kNow));
   // A second rotation after the overlap drops the first key.
-  ASSERT_TRUE(RotateSigningKeys(store, "r1", 3600, kNow + 4000));
+  ASSERT_TRUE(RotateSigningKeys(store, "r1", testing::TestKeks(), 3600, kNow + 4000));
   auto later = testing::Load(store, kNow + 4000);
   EXPECT_EQ(later->FindRealm("r1")->keys->size(), 2u);
-  EXPECT_FALSE(RotateSigningKeys(store, "nowhere", 3600, kNow));
+  EXPECT_FALSE(RotateSigningKeys(store, "nowhere", testing::TestKeks(), 3600, kNow));
 }
 
 TEST(BootstrapCredentialsTest, ParsesTheEntryOfTheRealm) {

@@ -29,11 +29,11 @@ class ManagementTest : public ::testing::Test {
     auto opened = store::OpenSqliteStore((dir_ / "firn.db").string());
     ASSERT_TRUE(opened) << opened.error().message;
     store_ = std::shared_ptr<store::CatalogStore>(std::move(*opened));
-    auto boot = Bootstrap(*store_, AliceOptions(), kNow * 1000);
+    auto boot = Bootstrap(*store_, AliceOptions(), testing::TestKeks(), kNow * 1000);
     ASSERT_TRUE(boot) << boot.error().message;
     AccessStateOptions so;
     so.propagation_timeout = std::chrono::milliseconds(200);
-    state_ = std::make_unique<AccessState>(store_, "test-instance", so);
+    state_ = std::make_unique<AccessState>(store_, "test-instance", SharedTestKeks(), so);
     ASSERT_TRUE(state_->Start());
     ManagementOptions mo;
     mo.scrypt = auth::ScryptParams{.log2_n = 4, .r = 8, .p = 1};  // fast hashes in tests

@@ -8,8 +8,8 @@
 
 #include "access/authenticator.h"
 #include "access_test_support.h"
-#include "auth/base64url.h"
 #include "auth/jwks.h"
+#include "common/encoding.h"
 
 namespace firn::access {
 namespace {
@@ -19,16 +19,16 @@ using testing::kNow;
 // Signs an arbitrary payload object with `key` (the test plays the identity provider).
 std::string SignPayload(const auth::SigningKey& key, const boost::json::object& payload) {
   boost::json::object header{{"alg", "EdDSA"}, {"typ", "JWT"}, {"kid", key.kid()}};
-  std::string input = auth::Base64UrlEncode(boost::json::serialize(header)) + "." +
-                      auth::Base64UrlEncode(boost::json::serialize(payload));
+  std::string input = Base64UrlEncode(boost::json::serialize(header)) + "." +
+                      Base64UrlEncode(boost::json::serialize(payload));
   auto sig = auth::SignBytes(key.alg(), key.pkey(), input);
-  return input + "." + auth::Base64UrlEncode(*sig);
+  return input + "." + Base64UrlEncode(*sig);
 }
 
 class OidcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
     snap_ = testing::Load(store_);
     key_ = std::make_unique<auth::SigningKey>(*auth::SigningKey::GenerateEd25519("idp-1"));
     jwks_ = std::filesystem::temp_directory_path() /
@@ -132,6 +132,7 @@ TEST_F(OidcTest, FirnTokensStillWorkBesideAnExternalIssuer) {
   c.sub = snap_->FindPrincipal("r1", "alice")->id;
   c.realm = "r1";
   c.scope = "PRINCIPAL_ROLE:ALL";
+  c.iat = kNow;  // Firn issues every token with iat (its lifetime is checked)
   c.exp = kNow + 60;
   c.ver = 1;
   auto caller = auth.Authenticate("r1", "Bearer " + *snap_->FindRealm("r1")->keys->Sign(c),

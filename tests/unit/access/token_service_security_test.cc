@@ -1,9 +1,11 @@
 // Security properties of the token endpoint: exchange never widens roles, every failed
-// attempt costs the same, throttling survives a full table and is per realm.
+// attempt costs the same, throttling survives a full table, is per realm, and a brute-forcer
+// cannot lock out another client from its own address.
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
 #include "access/token_service.h"
+#include "auth/secrets.h"
 #include "access_test_support.h"
 
 namespace firn::access {
@@ -17,8 +19,8 @@ constexpr std::string_view kExchange =
 class TokenServiceSecurityTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), kNow * 1000));
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r2"), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r2"), testing::TestKeks(), kNow * 1000));
     testing::AddPrincipal(store_, "r1", "bob", {"reader", "writer"});
     testing::AddPrincipal(store_, "r2", "bob", {"reader"});
     snap_ = testing::Load(store_);
@@ -45,8 +47,7 @@ class TokenServiceSecurityTest : public ::testing::Test {
   std::shared_ptr<const AccessSnapshot> snap_;
   Authenticator auth_{AuthConfig{}};
   TokenService service_{auth_, [this] { return snap_; },
-                        TokenServiceOptions{.max_failures_per_client = 3,
-                                            .max_failures_per_address = 100}};
+                        TokenServiceOptions{.max_failures_per_client = 3}};
 };
 
 TEST_F(TokenServiceSecurityTest, ExchangeCannotWidenToAllRoles) {
@@ -139,6 +140,42 @@ TEST_F(TokenServiceSecurityTest, ThrottlingIsPerRealm) {
   std::string good = "grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret";
   EXPECT_EQ(Post(good, "10.0.2.1", "r1").status, 429);
   EXPECT_EQ(Post(good, "10.0.2.1", "r2").status, 200);
+}
+
+TEST_F(TokenServiceSecurityTest, BruteForcerOnOneAddressDoesNotLockOutAnotherClientThere) {
+  // The attack: from 127.0.0.1, wrong secrets for alice (a real client) and for random ids,
+  // interleaved with bob logging in from the same address.
+  TokenServiceOptions o{.max_failures_per_source = 5, .max_failures_per_client = 50};
+  o.make_dummy_hash = [] {  // cheap hashes: the test makes ~90 failed attempts
+    return auth::HashSecretScrypt(Secret("dummy"), auth::ScryptParams{.log2_n = 4, .r = 8, .p = 1});
+  };
+  TokenService service(auth_, [this] { return snap_; }, o);
+  const std::string attacker = "127.0.0.1";
+  const std::string bob = "grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret";
+  int alice_429 = 0;
+  for (int i = 0; i < 40; ++i) {
+    const std::string guess =
+        "grant_type=client_credentials&client_id=alice-id&client_secret=guess" + std::to_string(i);
+    int status = Post(service, guess, attacker).status;
+    EXPECT_TRUE(status == 401 || status == 429) << status;
+    alice_429 += status == 429;
+    EXPECT_EQ(Post(service, "grant_type=client_credentials&client_id=random" + std::to_string(i) +
+                                "&client_secret=x", attacker).status,
+              401);
+    if (i % 8 == 0) {
+      EXPECT_EQ(Post(service, bob, attacker).status, 200) << "round " << i;
+    }
+  }
+  EXPECT_EQ(alice_429, 35);  // locked after 5 failures; every later guess refused unhashed
+  EXPECT_EQ(Post(service, bob, attacker).status, 200);
+  // The victim is still throttled from the attacker's address, even with the right secret...
+  EXPECT_EQ(Post(service, "grant_type=client_credentials&client_id=alice-id"
+                          "&client_secret=alice-secret", attacker).status,
+            429);
+  // ...and logs in from its own.
+  EXPECT_EQ(Post(service, "grant_type=client_credentials&client_id=alice-id"
+                          "&client_secret=alice-secret", "10.1.1.1").status,
+            200);
 }
 
 }  // namespace

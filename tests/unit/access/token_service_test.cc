@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "access_test_support.h"
-#include "auth/base64url.h"
+#include "common/encoding.h"
 
 namespace firn::access {
 namespace {
@@ -32,7 +32,7 @@ std::string B64(std::string_view s) {
 class TokenServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), kNow * 1000));
+    ASSERT_TRUE(Bootstrap(store_, testing::AliceOptions("r1"), testing::TestKeks(), kNow * 1000));
     testing::AddPrincipal(store_, "r1", "bob", {"reader", "writer"});
     Reload();
   }
@@ -52,7 +52,7 @@ class TokenServiceTest : public ::testing::Test {
   testing::FakeAccessStore store_;
   std::shared_ptr<const AccessSnapshot> snap_;
   Authenticator auth_{AuthConfig{}};
-  TokenServiceOptions options_{.max_failures_per_client = 3, .max_failures_per_address = 5};
+  TokenServiceOptions options_{.max_failures_per_source = 3, .max_failures_per_client = 5};
   TokenService service_{auth_, [this] { return snap_; }, options_};
 };
 
@@ -78,6 +78,22 @@ TEST_F(TokenServiceTest, ClientCredentialsInBasicAreUrlDecoded) {
   auto r = Post("grant_type=client_credentials&scope=catalog", "Basic " + B64("x%3Ay-id:x%3Ay-secret"));
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(Str(r, "scope"), "PRINCIPAL_ROLE:ALL");
+}
+
+TEST_F(TokenServiceTest, BasicCredentialsFollowFormRulesAndRefuseBrokenEscapes) {
+  // '+' is a space in form-urlencoded credentials; an encoded '+' stays a plus.
+  testing::AddPrincipal(store_, "r1", "a b", {});
+  testing::AddPrincipal(store_, "r1", "c+d", {});
+  Reload();
+  EXPECT_EQ(Post("grant_type=client_credentials", "Basic " + B64("a+b-id:a+b-secret")).status, 200);
+  EXPECT_EQ(Post("grant_type=client_credentials", "Basic " + B64("c%2Bd-id:c%2Bd-secret")).status,
+            200);
+  // A truncated or non-hex escape is a malformed request, not a lookup of some other client.
+  for (const char* creds : {"bob-id%:bob-secret", "bob-id:bob-secret%zz", "bob-id%2:x"}) {
+    auto r = Post("grant_type=client_credentials", "Basic " + B64(creds));
+    EXPECT_EQ(r.status, 400) << creds;
+    EXPECT_EQ(r.body.find("access_token"), std::string::npos) << creds;
+  }
 }
 
 TEST_F(TokenServiceTest, WrongSecretIsInvalidClient401) {
@@ -187,11 +203,11 @@ TEST_F(TokenServiceTest, ExpiredSubjectTokenIsRefreshedWithClientCredentials) {
   EXPECT_EQ(Str(other, "error"), "invalid_grant");
 }
 
-TEST_F(TokenServiceTest, RepeatedFailuresAreThrottledPerClient) {
+TEST_F(TokenServiceTest, RepeatedFailuresFromOneAddressAreThrottled) {
   std::string bad = "grant_type=client_credentials&client_id=bob-id&client_secret=nope";
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(Post(bad, "", "10.0.0." + std::to_string(i)).status, 401);
-  auto r = Post("grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret", "",
-                "10.0.0.9");
+  std::string good = "grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Post(bad, "", "10.0.0.1").status, 401);
+  auto r = Post(good, "", "10.0.0.1");
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(Str(r, "error"), "slow_down");
   std::string retry;
@@ -199,39 +215,47 @@ TEST_F(TokenServiceTest, RepeatedFailuresAreThrottledPerClient) {
     if (k == "Retry-After") retry = v;
   }
   EXPECT_EQ(retry, "30");
-  // After the lockout the right secret works again.
-  EXPECT_EQ(Post("grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret", "",
-                 "10.0.0.9", kNow + 31).status,
-            200);
+  // The same client from another address is not locked out.
+  EXPECT_EQ(Post(good, "", "10.0.0.2").status, 200);
+  // After the lockout the right secret works again from the first address too.
+  EXPECT_EQ(Post(good, "", "10.0.0.1", kNow + 31).status, 200);
 }
 
-TEST_F(TokenServiceTest, RepeatedFailuresAreThrottledPerAddress) {
+TEST_F(TokenServiceTest, FailuresFromManyAddressesThrottleTheClientEverywhere) {
+  std::string bad = "grant_type=client_credentials&client_id=bob-id&client_secret=nope";
+  std::string good = "grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret";
+  // Five addresses, each below its own limit of 3, reach the client's limit of 5 together.
   for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(Post(bad, "", "10.0.0." + std::to_string(i)).status, 401);
+  }
+  EXPECT_EQ(Post(good, "", "10.0.0.9").status, 429);
+  EXPECT_EQ(Post(good, "", "10.0.0.9", kNow + 31).status, 200);
+}
+
+TEST_F(TokenServiceTest, FailuresOfOtherClientIdsDoNotThrottleAValidClient) {
+  // Formerly an address with enough failures locked out everyone behind it.
+  for (int i = 0; i < 20; ++i) {
     EXPECT_EQ(Post("grant_type=client_credentials&client_id=c" + std::to_string(i) +
                    "&client_secret=x").status, 401);
   }
   EXPECT_EQ(Post("grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret").status,
-            429);
-  EXPECT_EQ(Post("grant_type=client_credentials&client_id=bob-id&client_secret=bob-secret", "",
-                 "10.9.9.9").status,
             200);
+}
+
+TEST_F(TokenServiceTest, OverlongRealmOrClientIdIsInvalidClientWithoutAHash) {
+  uint64_t before = service_.secret_verifications();
+  auto r = service_.Handle({std::string(300, 'r'), "grant_type=client_credentials"
+                            "&client_id=bob-id&client_secret=bob-secret", "", "10.0.0.1"}, kNow);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(Post("grant_type=client_credentials&client_id=" + std::string(300, 'c') +
+                 "&client_secret=x").status, 401);
+  EXPECT_EQ(service_.secret_verifications(), before);
 }
 
 TEST_F(TokenServiceTest, UnknownRealmIsInvalidClient) {
   auto r = service_.Handle({"nowhere", "grant_type=client_credentials&client_id=bob-id"
                             "&client_secret=bob-secret", "", ""}, kNow);
   EXPECT_EQ(r.status, 401);
-}
-
-TEST(FormTest, DecodesPercentAndPlus) {
-  auto f = ParseForm("a=b+c&d=%2F%3a&e&=x");
-  ASSERT_TRUE(f);
-  ASSERT_EQ(f->size(), 4u);
-  EXPECT_EQ((*f)[0].second, "b c");
-  EXPECT_EQ((*f)[1].second, "/:");
-  EXPECT_EQ((*f)[2].first, "e");
-  EXPECT_FALSE(ParseForm("a=%4"));
-  EXPECT_FALSE(ParseForm("a=%g0"));
 }
 
 }  // namespace

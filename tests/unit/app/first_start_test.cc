@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../access/fake_access_store.h"
+#include "../access/access_test_support.h"
 #include "access/access_snapshot.h"
 #include "auth/secrets.h"
 
@@ -51,7 +51,7 @@ class FirstStartTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   std::shared_ptr<const access::AccessSnapshot> Snapshot() {
-    return *access::BuildAccessSnapshot(*store_.LoadAccess(), 0);
+    return *access::BuildAccessSnapshot(*store_.LoadAccess(), 0, access::testing::TestKeks());
   }
   std::string CredentialsFile() {
     std::ifstream in(dir_ / "admin-credentials");
@@ -66,7 +66,7 @@ class FirstStartTest : public ::testing::Test {
 };
 
 TEST_F(FirstStartTest, BootstrapsAndWritesGeneratedCredentialsTo0600File) {
-  ASSERT_TRUE(PrepareAccess(store_, config_));
+  ASSERT_TRUE(PrepareAccess(store_, config_, access::testing::TestKeks()));
   struct stat st {};
   ASSERT_EQ(::stat((dir_ / "admin-credentials").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600);
@@ -84,17 +84,17 @@ TEST_F(FirstStartTest, BootstrapsAndWritesGeneratedCredentialsTo0600File) {
 }
 
 TEST_F(FirstStartTest, SecondStartChangesNothing) {
-  ASSERT_TRUE(PrepareAccess(store_, config_));
+  ASSERT_TRUE(PrepareAccess(store_, config_, access::testing::TestKeks()));
   std::string before = CredentialsFile();
   size_t records = store_.record_count();
-  ASSERT_TRUE(PrepareAccess(store_, config_));
+  ASSERT_TRUE(PrepareAccess(store_, config_, access::testing::TestKeks()));
   EXPECT_EQ(CredentialsFile(), before);
   EXPECT_EQ(store_.record_count(), records);
 }
 
 TEST_F(FirstStartTest, ExistingCredentialsFileIsNeverOverwritten) {
   std::ofstream(dir_ / "admin-credentials") << "keep me\n";
-  auto st = PrepareAccess(store_, config_);
+  auto st = PrepareAccess(store_, config_, access::testing::TestKeks());
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, ErrorKind::kAlreadyExists);
   EXPECT_EQ(CredentialsFile(), "keep me\n");
@@ -103,7 +103,7 @@ TEST_F(FirstStartTest, ExistingCredentialsFileIsNeverOverwritten) {
 
 TEST_F(FirstStartTest, SuppliedCredentialsAreUsedAndNotWritten) {
   ::setenv("FIRN_BOOTSTRAP_CREDENTIALS", "default,my-id,my-secret", 1);
-  ASSERT_TRUE(PrepareAccess(store_, config_));
+  ASSERT_TRUE(PrepareAccess(store_, config_, access::testing::TestKeks()));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "admin-credentials"));
   auto snap = Snapshot();
   const auto* admin = snap->FindPrincipal("default", "admin");
@@ -115,7 +115,7 @@ TEST_F(FirstStartTest, SuppliedCredentialsAreUsedAndNotWritten) {
 TEST_F(FirstStartTest, CredentialsAreOnDiskBeforeTheBootstrapCommits) {
   ObservingStore store;
   store.file = dir_ / "admin-credentials";
-  ASSERT_TRUE(PrepareAccess(store, config_));
+  ASSERT_TRUE(PrepareAccess(store, config_, access::testing::TestKeks()));
   EXPECT_NE(store.file_at_commit.find("client_secret="), std::string::npos);
   EXPECT_EQ(store.file_at_commit, CredentialsFile());
 }
@@ -124,18 +124,18 @@ TEST_F(FirstStartTest, FailedBootstrapRemovesTheCredentialsFile) {
   ObservingStore store;
   store.file = dir_ / "admin-credentials";
   store.fail_writes = true;
-  ASSERT_FALSE(PrepareAccess(store, config_));
+  ASSERT_FALSE(PrepareAccess(store, config_, access::testing::TestKeks()));
   EXPECT_NE(store.file_at_commit.find("client_secret="), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir_ / "admin-credentials"));
   // Nothing left behind: the next start bootstraps normally.
   store.fail_writes = false;
-  EXPECT_TRUE(PrepareAccess(store, config_));
+  EXPECT_TRUE(PrepareAccess(store, config_, access::testing::TestKeks()));
   EXPECT_TRUE(std::filesystem::exists(dir_ / "admin-credentials"));
 }
 
 TEST_F(FirstStartTest, AuthOffOnlyEnsuresTheCatalog) {
   config_.auth = false;
-  ASSERT_TRUE(PrepareAccess(store_, config_));
+  ASSERT_TRUE(PrepareAccess(store_, config_, access::testing::TestKeks()));
   auto snap = Snapshot();
   EXPECT_TRUE(snap->FindCatalog("default", "wh"));
   EXPECT_FALSE(snap->FindPrincipal("default", "admin"));

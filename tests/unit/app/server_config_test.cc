@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace firn::app {
 namespace {
@@ -33,6 +35,124 @@ TEST_F(ServerConfigTest, OidcIssuerWithoutAudienceIsRefused) {
 TEST_F(ServerConfigTest, OidcIssuerWithAudienceIsAccepted) {
   config_.oidc_audience = "firn";
   EXPECT_TRUE(Finalize(config_));
+}
+
+TEST(ServerConfigLimitsTest, EachLimitIsASettingByNameFileAndEnvironment) {
+  ServerConfig c;
+  ASSERT_TRUE(ApplySetting("max-property-key-bytes", "32", c));
+  ASSERT_TRUE(ApplySetting("max_property_value_bytes", "100", c));
+  ASSERT_TRUE(ApplySetting("max-properties-bytes", "4096", c));
+  ASSERT_TRUE(ApplySetting("max-properties", "7", c));
+  ASSERT_TRUE(ApplySetting("max-metadata-file-bytes", "2048", c));
+  EXPECT_EQ(c.max_property_key_bytes, 32u);
+  EXPECT_EQ(c.max_property_value_bytes, 100u);
+  EXPECT_EQ(c.max_properties_bytes, 4096u);
+  EXPECT_EQ(c.max_properties, 7u);
+  EXPECT_EQ(c.max_metadata_file_bytes, 2048u);
+
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("firn_limits_" + std::to_string(::getpid()) + ".toml");
+  { std::ofstream(file) << "max-properties = 9\n"; }
+  ServerConfig from_file;
+  ASSERT_TRUE(ApplyConfigFile(file.string(), from_file));
+  std::filesystem::remove(file);
+  EXPECT_EQ(from_file.max_properties, 9u);
+
+  ::setenv("FIRN_MAX_PROPERTY_VALUE_BYTES", "1234", 1);
+  ServerConfig from_env;
+  Status env = ApplyEnvironment(from_env);
+  ::unsetenv("FIRN_MAX_PROPERTY_VALUE_BYTES");
+  ASSERT_TRUE(env);
+  EXPECT_EQ(from_env.max_property_value_bytes, 1234u);
+}
+
+TEST(ServerConfigLimitsTest, ZeroOrGarbageLimitsAreRefused) {
+  ServerConfig c;
+  for (const char* key : {"max-property-key-bytes", "max-property-value-bytes",
+                          "max-properties-bytes", "max-properties", "max-metadata-file-bytes"}) {
+    for (const char* value : {"0", "-1", "ten", ""}) {
+      auto st = ApplySetting(key, value, c);
+      ASSERT_FALSE(st) << key << "=" << value;
+      EXPECT_EQ(st.error().kind, ErrorKind::kIllegalArgument);
+    }
+  }
+  EXPECT_FALSE(ApplySetting("max-metadata-file-bytes", "1023", c));  // below 1 KiB
+}
+
+TEST(ServerLimitsConfigTest, ConnectionAndBodyLimitsComeFromFileEnvironmentAndFlags) {
+  ServerConfig c;
+  EXPECT_EQ(c.max_connections, 1024);
+  EXPECT_EQ(c.max_inflight_body_bytes, uint64_t{256} << 20);
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("firn_limits_" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream out(file);
+    out << "max-connections = 300\nmax_inflight_body_bytes = 33554432\n";
+  }
+  ASSERT_TRUE(ApplyConfigFile(file.string(), c));
+  std::filesystem::remove(file);
+  EXPECT_EQ(c.max_connections, 300);
+  EXPECT_EQ(c.max_inflight_body_bytes, uint64_t{32} << 20);
+  ::setenv("FIRN_MAX_CONNECTIONS", "400", 1);
+  ASSERT_TRUE(ApplyEnvironment(c));
+  ::unsetenv("FIRN_MAX_CONNECTIONS");
+  EXPECT_EQ(c.max_connections, 400);
+  ASSERT_TRUE(ApplySetting("max-inflight-body-bytes", "50000000", c));  // a --flag
+  EXPECT_EQ(c.max_inflight_body_bytes, 50000000u);
+  EXPECT_FALSE(ApplySetting("max-connections", "0", c));
+  EXPECT_FALSE(ApplySetting("max-connections", "many", c));
+}
+
+TEST(ServerLimitsConfigTest, InflightBudgetBelowTheBodyLimitIsRefused) {
+  ServerConfig c;
+  c.data_dir = (std::filesystem::temp_directory_path() /
+                ("firn_limits_dir_" + std::to_string(::getpid())))
+                   .string();
+  c.max_body_bytes = 16u << 20;
+  c.max_inflight_body_bytes = 8u << 20;
+  auto st = Finalize(c);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("max-inflight-body-bytes"), std::string::npos);
+  c.max_inflight_body_bytes = 16u << 20;
+  EXPECT_TRUE(Finalize(c));
+  std::filesystem::remove_all(c.data_dir);
+}
+
+// Production keeps its one-minute floor for --token-lifetime; only FIRN_TEST_MODE=on in the
+// environment admits shorter lifetimes (expiry tests), and no flag or config file can set it.
+TEST(ServerConfigTokenLifetimeTest, BelowAMinuteOnlyInTestModeFromTheEnvironment) {
+  ServerConfig c;
+  c.data_dir = (std::filesystem::temp_directory_path() /
+                ("firn_lifetime_dir_" + std::to_string(::getpid())))
+                   .string();
+  ASSERT_TRUE(ApplySetting("token-lifetime", "5", c));  // a --flag; checked by Finalize
+  auto st = Finalize(c);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().kind, ErrorKind::kIllegalArgument);
+  EXPECT_NE(st.error().message.find(">= 60"), std::string::npos) << st.error().message;
+  c.token_lifetime = kMinTokenLifetimeSeconds;
+  EXPECT_TRUE(Finalize(c));
+
+  EXPECT_FALSE(ApplySetting("test-mode", "on", c));  // not a setting: environment only
+  EXPECT_FALSE(ApplySetting("token-lifetime", "0", c));  // below even test mode's floor
+  ::setenv("FIRN_TEST_MODE", "on", 1);
+  ServerConfig test;
+  test.data_dir = c.data_dir;
+  Status env = ApplyEnvironment(test);
+  ::unsetenv("FIRN_TEST_MODE");
+  ASSERT_TRUE(env);
+  EXPECT_TRUE(test.test_mode);
+  ASSERT_TRUE(ApplySetting("token-lifetime", "5", test));
+  EXPECT_TRUE(Finalize(test));
+  EXPECT_EQ(test.token_lifetime, 5);
+
+  ::setenv("FIRN_TEST_MODE", "yes please", 1);
+  ServerConfig garbage;
+  Status bad = ApplyEnvironment(garbage);
+  ::unsetenv("FIRN_TEST_MODE");
+  EXPECT_FALSE(bad);
+  EXPECT_FALSE(garbage.test_mode);
+  std::filesystem::remove_all(c.data_dir);
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <openssl/hmac.h>
 
-#include "auth/base64url.h"
 #include "auth/jwks.h"
+#include "common/encoding.h"
 #include "test_keys.h"
 
 namespace firn::auth {
@@ -135,6 +135,27 @@ TEST_F(JwtTest, RejectsMissingExpWhenRequired) {
   EXPECT_EQ(Reason(Verify(token)), "Invalid token: missing exp");
   options_.require_exp = false;
   EXPECT_TRUE(Verify(token));
+}
+
+// The attack: a holder of the real signing key (or a bug) mints a token valid for a year. Its
+// signature is good; the lifetime cap refuses it. A token at exactly the cap is accepted.
+TEST_F(JwtTest, LifetimeCapRefusesALongLivedTokenWithAGoodSignature) {
+  options_.max_lifetime_seconds = 3600;
+  EXPECT_TRUE(Verify(*SignJwt(*key_, SampleClaims())));  // exp − iat == 3600
+  Claims year = SampleClaims();
+  year.exp = kNow + 365 * 86400;
+  EXPECT_EQ(Reason(Verify(*SignJwt(*key_, year))), "Invalid token: lifetime too long");
+  Claims one_more = SampleClaims();
+  one_more.exp = kNow + 3601;
+  EXPECT_EQ(Reason(Verify(*SignJwt(*key_, one_more))), "Invalid token: lifetime too long");
+  // Backdating iat to hide the lifetime makes exp − iat larger, not smaller; leaving iat out
+  // is refused outright.
+  Claims no_iat = SampleClaims();
+  no_iat.iat.reset();
+  EXPECT_EQ(Reason(Verify(*SignJwt(*key_, no_iat))), "Invalid token: missing iat");
+  // Without the cap (external issuers) the long token is still accepted.
+  options_.max_lifetime_seconds.reset();
+  EXPECT_TRUE(Verify(*SignJwt(*key_, year)));
 }
 
 TEST_F(JwtTest, RejectsWrongAudienceAndIssuer) {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "auth/base64url.h"
+#include "common/encoding.h"
 
 namespace firn::auth {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "auth/base64url.h"
 #include "auth/jws_key.h"
 #include "auth/jwt.h"
+#include "common/encoding.h"
 
 namespace firn::auth::testing {
 

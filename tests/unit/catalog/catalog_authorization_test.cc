@@ -122,13 +122,13 @@ std::vector<Case> Cases() {
       {"registerTable",
        [](CatalogFixture& fx, const RequestContext& c) {
          return AsStatus(fx.svc().RegisterTable(
-             c, {{"db"}, "r"}, fx.Pointer({{"db"}, "t"}, ObjectKind::kTable), false));
+             c, {{"db"}, "r"}, fx.DetachedTable(), false));
        },
        {{NsRes({"db"}), P::kTABLE_CREATE}}},
       {"registerTableOverwrite",
        [](CatalogFixture& fx, const RequestContext& c) {
          return AsStatus(fx.svc().RegisterTable(
-             c, {{"db"}, "u"}, fx.Pointer({{"db"}, "t"}, ObjectKind::kTable), true));
+             c, {{"db"}, "u"}, fx.DetachedTable(), true));
        },
        {{NsRes({"db"}), P::kTABLE_CREATE}, {TableRes({"db"}, "u"), P::kTABLE_WRITE_PROPERTIES}}},
       {"reportMetricsScan",
@@ -186,8 +186,7 @@ std::vector<Case> Cases() {
        {{ViewRes({"db"}, "v"), P::kVIEW_DROP}, {NsRes({"e"}), P::kVIEW_CREATE}}},
       {"registerView",
        [](CatalogFixture& fx, const RequestContext& c) {
-         return AsStatus(fx.svc().RegisterView(c, {{"db"}, "rv"},
-                                               fx.Pointer({{"db"}, "v"}, ObjectKind::kView)));
+         return AsStatus(fx.svc().RegisterView(c, {{"db"}, "rv"}, fx.DetachedView()));
        },
        {{NsRes({"db"}), P::kVIEW_CREATE}}},
   };
@@ -257,6 +256,7 @@ class CatalogAuthorizationTest : public CatalogFixture,
 
 TEST_P(CatalogAuthorizationTest, WithoutPrivilegeIsForbiddenAndChangesNothing) {
   Populate();
+  PopulateDetached();
   const CatalogState before = State();
   Status st = GetParam().run(*this, Bob({}));
   ASSERT_FALSE(st);
@@ -268,6 +268,7 @@ TEST_P(CatalogAuthorizationTest, WithoutPrivilegeIsForbiddenAndChangesNothing) {
 
 TEST_P(CatalogAuthorizationTest, WithExactlyTheNeededPrivilegeSucceeds) {
   Populate();
+  PopulateDetached();
   Status st = GetParam().run(*this, Bob(GetParam().needed));
   EXPECT_TRUE(st) << st.error().message;
 }

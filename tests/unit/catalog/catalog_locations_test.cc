@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "catalog/location_policy.h"
 #include "catalog/purge.h"
 #include "catalog_test_support.h"
 #include "metadata/gzip.h"
@@ -199,14 +200,30 @@ TEST_F(CatalogLocationsTest, PurgeTableFilesDeletesOnlyUnderTheLocation) {
   table.location = Wh() + "/t/";
   table.metadata_log = {{1, Uri(victim)}, {2, "file:" + own.string()}};
   auto objects = io::MakeDefaultObjectStore();
-  EXPECT_EQ(PurgeTableFiles(*objects, table, Uri(current)), 2u);
+  auto anything = [](std::string_view) { return true; };
+  EXPECT_EQ(PurgeTableFiles(*objects, table, Uri(current), anything), 2u);
   EXPECT_TRUE(fs::exists(victim));
   EXPECT_FALSE(fs::exists(own));
   EXPECT_FALSE(fs::exists(current));
   // A current metadata file outside the location (registered from elsewhere) is kept too.
   table.metadata_log.clear();
-  EXPECT_EQ(PurgeTableFiles(*objects, table, Uri(elsewhere)), 0u);
+  EXPECT_EQ(PurgeTableFiles(*objects, table, Uri(elsewhere), anything), 0u);
   EXPECT_TRUE(fs::exists(elsewhere));
+}
+
+TEST_F(CatalogLocationsTest, PurgeTableFilesKeepsWhatTheOwnershipCheckRefuses) {
+  const fs::path mine = warehouse_ / "t" / "data" / "a.parquet";
+  const fs::path theirs = warehouse_ / "t" / "other" / "b.parquet";
+  const fs::path current = warehouse_ / "t" / "metadata" / "v2.metadata.json";
+  for (const auto& p : {mine, theirs, current}) Write(p, "x");
+  metadata::TableMetadata table;
+  table.location = Wh() + "/t";
+  table.metadata_log = {{1, Uri(mine)}, {2, Uri(theirs)}};
+  auto objects = io::MakeDefaultObjectStore();
+  auto not_theirs = [](std::string_view f) { return f.find("/other/") == std::string_view::npos; };
+  EXPECT_EQ(PurgeTableFiles(*objects, table, Uri(current), not_theirs), 2u);
+  EXPECT_FALSE(fs::exists(mine));
+  EXPECT_TRUE(fs::exists(theirs));
 }
 
 TEST_F(CatalogLocationsTest, CreateViewAndSetLocationOutsideAreForbidden) {
@@ -239,18 +256,60 @@ TEST_F(CatalogLocationsTest, RegisterViewOutsideIsForbidden) {
   EXPECT_EQ(planted.error().kind, ErrorKind::kForbidden);
 }
 
-TEST_F(CatalogLocationsTest, DropViewKeepsMetadataFileOutsideTheViewLocation) {
+TEST_F(CatalogLocationsTest, RegisterViewRefusesAFileOutsideTheLocationItDescribes) {
   auto v = svc().CreateView(admin_, {"db"}, ViewRequest("v"));
   ASSERT_TRUE(v);
-  // Registered from a file elsewhere in the warehouse: allowed, but not the view's to delete.
+  ASSERT_TRUE(svc().DropView(admin_, {{"db"}, "v"}));  // its location is free again
+  // A copy elsewhere in the warehouse describes v's location: the file is not v's to hand out
+  // (it could otherwise name any location and make the catalog own and later delete it).
   const fs::path other = warehouse_ / "shared" / "v.metadata.json";
   Write(other, Slurp(PathOf(v->metadata_location)));
-  ASSERT_TRUE(svc().RegisterView(admin_, {{"db"}, "w"}, Uri(other)));
-  ASSERT_TRUE(svc().DropView(admin_, {{"db"}, "w"}));
+  auto copy = svc().RegisterView(admin_, {{"db"}, "w"}, Uri(other));
+  ASSERT_FALSE(copy);
+  EXPECT_EQ(copy.error().kind, ErrorKind::kBadRequest);
   EXPECT_TRUE(fs::exists(other));
-  // The view's own file is still deleted on drop.
-  ASSERT_TRUE(svc().DropView(admin_, {{"db"}, "v"}));
-  EXPECT_FALSE(fs::exists(PathOf(v->metadata_location)));
+  // A view's own file is deleted on drop.
+  auto v2 = svc().CreateView(admin_, {"db"}, ViewRequest("v2"));
+  ASSERT_TRUE(v2);
+  ASSERT_TRUE(svc().DropView(admin_, {{"db"}, "v2"}));
+  EXPECT_FALSE(fs::exists(PathOf(v2->metadata_location)));
+}
+
+// Rename keeps a table's location, so the old name's default location is still owned: a new
+// table of that name gets a location of its own beside it instead of a 409 (and never the
+// renamed table's files).
+TEST_F(CatalogLocationsTest, ANewTableWithARenamedTablesOldNameGetsALocationOfItsOwn) {
+  const LoadedTable first = CreateT("t");
+  const std::string old_location = first.table->metadata.location;
+  ASSERT_EQ(old_location, Wh() + "/db/t");
+  ASSERT_TRUE(svc().RenameTable(admin_, {{"db"}, "t"}, {{"db"}, "moved"}));
+  const LoadedTable second = CreateT("t");
+  ASSERT_TRUE(second.table);
+  const std::string& fresh = second.table->metadata.location;
+  EXPECT_NE(fresh, old_location);
+  EXPECT_TRUE(fresh.starts_with(old_location + "-")) << fresh;
+  EXPECT_FALSE(IsUnder(fresh, old_location)) << fresh;
+  // Dropping the renamed table with purge leaves the new one loadable.
+  ASSERT_TRUE(svc().DropTable(admin_, {{"db"}, "moved"}, /*purge=*/true));
+  EXPECT_TRUE(svc().LoadTable(admin_, {{"db"}, "t"}));
+}
+
+// A table over a view of the same name (and the reverse) is refused for its name, worded as
+// the Java catalogs word it, before the shared default location is considered.
+TEST_F(CatalogLocationsTest, ATableAndAViewOfOneNameAreRefusedForTheName) {
+  ASSERT_TRUE(svc().CreateView(admin_, {"db"}, ViewRequest("v")));
+  CreateTableRequest req;
+  req.name = "v";
+  req.schema = TableSchema();
+  auto table = svc().CreateTable(admin_, {"db"}, req);
+  ASSERT_FALSE(table);
+  EXPECT_EQ(table.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_EQ(table.error().message, "View with same name already exists: db.v");
+  CreateT("t");
+  auto view = svc().CreateView(admin_, {"db"}, ViewRequest("t"));
+  ASSERT_FALSE(view);
+  EXPECT_EQ(view.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_EQ(view.error().message, "Table with same name already exists: db.t");
 }
 
 }  // namespace

@@ -127,10 +127,33 @@ class CatalogFixture : public ::testing::Test {
     ASSERT_TRUE(view) << view.error().message;
   }
 
+  // The metadata files of a table and a view that were dropped (files kept), whose locations
+  // nobody owns any more: what a register may take (Detached*()).
+  void PopulateDetached() {
+    CreateTableRequest gone;
+    gone.name = "gone";
+    gone.schema = TableSchema();
+    auto table = svc().CreateTable(admin_, {"db"}, gone);
+    ASSERT_TRUE(table) << table.error().message;
+    detached_table_ = table->metadata_location;
+    ASSERT_TRUE(svc().DropTable(admin_, {{"db"}, "gone"}, /*purge=*/false));
+    CreateViewRequest gone_view_req = ViewRequest("vgone");
+    gone_view_req.properties["gc.enabled"] = "false";  // dropping it keeps its file
+    auto gone_view = svc().CreateView(admin_, {"db"}, gone_view_req);
+    ASSERT_TRUE(gone_view) << gone_view.error().message;
+    detached_view_ = gone_view->metadata_location;
+    ASSERT_TRUE(svc().DropView(admin_, {{"db"}, "vgone"}));
+  }
+  const std::string& DetachedTable() const { return detached_table_; }
+  const std::string& DetachedView() const { return detached_view_; }
+
   std::string Pointer(const store::Identifier& id, store::ObjectKind kind) {
     auto p = store_->LoadPointer(admin_.scope, id, kind);
     return p ? p->metadata_location : "";
   }
+
+  std::string detached_table_;
+  std::string detached_view_;
 
   CatalogState State() {
     CatalogState s;

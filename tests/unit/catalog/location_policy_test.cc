@@ -4,8 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "io/storage_schemes.h"
+
 namespace firn::catalog {
 namespace {
+
+std::string ToUpperForTest(std::string text) {
+  for (char& c : text) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return text;
+}
 
 std::string Norm(std::string_view loc) {
   auto n = NormalizeLocation(loc);
@@ -24,6 +35,35 @@ TEST(LocationPolicyTest, TreatsS3aAndS3nAsS3) {
   EXPECT_EQ(Norm("s3a://bucket/wh//t/"), "s3://bucket/wh/t");
   EXPECT_EQ(Norm("s3n://bucket/wh/t"), "s3://bucket/wh/t");
   EXPECT_EQ(Norm("s3://bucket"), "s3://bucket/");
+}
+
+// The policy knows no scheme itself: every registered scheme normalises to its canonical name,
+// needs an authority exactly when its entry says so, and drops only its local authority.
+TEST(LocationPolicyTest, FollowsTheStorageRegistryForEveryScheme) {
+  for (const io::StorageScheme& s : io::StorageSchemes()) {
+    const std::string name(s.name);
+    const std::string canonical(s.canonical);
+    SCOPED_TRACE(name);
+    EXPECT_EQ(Norm(name + "://host/wh//t/"), canonical + "://host/wh/t");
+    EXPECT_EQ(Norm(ToUpperForTest(name) + "://host/wh"), canonical + "://host/wh");
+    EXPECT_EQ(NormalizeLocation(name + ":///wh").has_value(), !s.needs_authority);
+    if (!s.local_authority.empty()) {
+      EXPECT_EQ(Norm(name + "://" + std::string(s.local_authority) + "/wh"), canonical + ":///wh");
+    }
+  }
+  EXPECT_EQ(Norm("/wh/t"), std::string(io::BarePathScheme().canonical) + ":///wh/t");
+  // A scheme no store serves is compared as written (lower case) and needs an authority.
+  EXPECT_EQ(Norm("GS://bucket/wh"), "gs://bucket/wh");
+  EXPECT_FALSE(NormalizeLocation("gs:///wh"));
+  EXPECT_EQ(Norm("hdfs://localhost/wh"), "hdfs://localhost/wh");
+}
+
+// A scheme starts with a letter (RFC 3986), as the object store reads it: "1x://b/p" names no
+// store, and is not taken for a location either.
+TEST(LocationPolicyTest, ASchemeStartsWithALetter) {
+  EXPECT_FALSE(NormalizeLocation("1x://bucket/wh"));
+  EXPECT_FALSE(NormalizeLocation("+s3://bucket/wh"));
+  EXPECT_EQ(Norm("x1+.-://bucket/wh"), "x1+.-://bucket/wh");
 }
 
 TEST(LocationPolicyTest, RejectsParentSegmentsAndRelativeForms) {

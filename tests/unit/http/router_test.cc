@@ -172,5 +172,46 @@ TEST(RouterTest, MissingFallbacksGiveBareStatuses) {
   EXPECT_EQ(resp.GetHeader("Allow"), "GET");
 }
 
+TEST(RouterTest, FindReportsTheRouteTagWithoutCallingTheHandler) {
+  Router r = MakeRouter();
+  int calls = 0;
+  Handler counting = [&calls](const Request&, const PathParams&) {
+    ++calls;
+    return Response::Empty(204);
+  };
+  r.Add(Method::kPost, "/v1/oauth/tokens", counting, /*tag=*/7);
+  r.Add(Method::kGet, "/v1/{prefix}/namespaces", counting);
+  r.Add(Method::kGet, "/v1/oauth/tokens", counting, /*tag=*/3);  // same pattern, own tag
+
+  Router::Found token = r.Find(Req(Method::kPost, "/v1/oauth/tokens"));
+  EXPECT_TRUE(token.found);
+  EXPECT_EQ(token.tag, 7u);
+  EXPECT_EQ(r.Find(Req(Method::kGet, "/v1/oauth/tokens")).tag, 3u);
+  Router::Found untagged = r.Find(Req(Method::kGet, "/v1/wh/namespaces"));
+  EXPECT_TRUE(untagged.found);
+  EXPECT_EQ(untagged.tag, 0u);
+  EXPECT_FALSE(r.Find(Req(Method::kDelete, "/v1/oauth/tokens")).found);  // 405 path
+  EXPECT_FALSE(r.Find(Req(Method::kGet, "/nowhere")).found);
+  EXPECT_EQ(calls, 0);
+  // Dispatch still agrees with Find.
+  EXPECT_EQ(r.Dispatch(Req(Method::kPost, "/v1/oauth/tokens")).status, 204);
+  EXPECT_EQ(r.Dispatch(Req(Method::kDelete, "/v1/oauth/tokens")).status, 405);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(RouterTest, RoutesListsEveryRegisteredMethodAndPatternOnce) {
+  Router r = MakeRouter();
+  r.Add(Method::kGet, "/v1/a/{x}", Named("a"));
+  r.Add(Method::kHead, "/v1/a/{x}", Named("a-head"));
+  r.Add(Method::kPost, "/v1/b", Named("b"));
+  r.Add(Method::kGet, "/v1/a/{x}", Named("a-again"));  // replaces, not a second entry
+  r.Add(Method::kOther, "/v1/ignored", Named("no"));   // invalid: not registered
+  std::vector<std::pair<Method, std::string>> got;
+  for (const auto& e : r.Routes()) got.emplace_back(e.method, e.pattern);
+  std::vector<std::pair<Method, std::string>> want = {
+      {Method::kGet, "/v1/a/{x}"}, {Method::kHead, "/v1/a/{x}"}, {Method::kPost, "/v1/b"}};
+  EXPECT_EQ(got, want);
+}
+
 }  // namespace
 }  // namespace firn::http

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <any>
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -45,13 +47,21 @@ class Gate {
   bool open_ = false;
 };
 
-// Runs a Server on 127.0.0.1:0 in a background thread with a small test handler.
+// Runs a Server on 127.0.0.1:0 in a background thread with a small test handler and, when
+// given, an admit callback.
 class ServerHarness {
  public:
-  explicit ServerHarness(ServerOptions options = {}) {
+  explicit ServerHarness(ServerOptions options = {},
+                         std::function<Admission(Request&)> admit = nullptr) {
     options.host = "127.0.0.1";
     options.port = 0;
     ServerCallbacks cb;
+    if (admit) {
+      cb.admit = [this, admit = std::move(admit)](Request& req) {
+        admissions.fetch_add(1);
+        return admit(req);
+      };
+    }
     cb.handler = [this](const Request& req) { return Handle(req); };
     cb.overloaded = [](const Request&) { return Response::Json(503, R"({"error":"busy"})"); };
     cb.too_large = [](const Request&) { return Response::Json(413, R"({"error":"big"})"); };
@@ -76,6 +86,7 @@ class ServerHarness {
   }
 
   std::atomic<int> calls{0};
+  std::atomic<int> admissions{0};
   Gate gate;
   std::mutex mu;
   Request last_request;
@@ -90,6 +101,10 @@ class ServerHarness {
     if (req.path == "/throw") throw std::runtime_error("boom");
     if (req.path == "/block") gate.Enter();
     if (req.path == "/echo") return Response::Text(200, req.body);
+    if (req.path == "/context") {
+      const std::string* ctx = std::any_cast<std::string>(&req.context);
+      return Response::Text(200, (ctx ? *ctx : "none") + "|" + req.body);
+    }
     if (req.path == "/bad-status") return Response::Text(1200, "x");
     if (req.path == "/bad-header") {
       Response r = Response::Text(200, "ok");
@@ -423,6 +438,183 @@ TEST(ServerTest, StopWithNoConnectionsReturnsRun) {
   ASSERT_TRUE(h.listening());
   h.server().Stop();
   EXPECT_TRUE(h.RunReturned(5s));
+}
+
+// ---- admission, body budget, connection cap ----------------------------------------------
+
+// Refuses requests carrying "X-Deny", with a 401 the test recognises; limits /small bodies to
+// 8 bytes; attaches "admitted:<path>" for the handler.
+Admission TestAdmit(Request& req) {
+  Admission a;
+  if (req.HasHeader("X-Deny")) {
+    a.refusal = Response::Json(401, R"({"error":"who"})");
+    return a;
+  }
+  if (req.path == "/small") a.max_body_bytes = 8;
+  EXPECT_TRUE(req.body.empty());  // nothing of the body is read before admission
+  req.context = std::string("admitted:") + req.path;
+  return a;
+}
+
+TEST(ServerTest, RefusedRequestIsAnsweredWithoutReadingItsBody) {
+  ServerHarness h({}, TestAdmit);
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  // Only the header of a 15 MiB body is sent: the answer must come without waiting for it.
+  ASSERT_TRUE(c.SendRaw("POST /echo HTTP/1.1\r\nHost: x\r\nX-Deny: 1\r\n"
+                        "Content-Length: 15728640\r\n\r\n"));
+  auto r = c.Read();
+  ASSERT_TRUE(r) << c.last_error().message();
+  EXPECT_EQ(r->result_int(), 401);
+  EXPECT_EQ(r->body(), R"({"error":"who"})");
+  EXPECT_FALSE(r->keep_alive());
+  EXPECT_TRUE(c.WaitClosed(3s));
+  EXPECT_EQ(h.calls.load(), 0);
+  EXPECT_EQ(h.admissions.load(), 1);
+}
+
+TEST(ServerTest, RefusedRequestWithoutBodyKeepsTheConnection) {
+  ServerHarness h({}, TestAdmit);
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto r = c.RoundTrip(bhttp::verb::get, "/hello", "", {{"X-Deny", "1"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 401);
+  EXPECT_TRUE(r->keep_alive());
+  auto again = c.RoundTrip(bhttp::verb::get, "/hello");
+  ASSERT_TRUE(again) << c.last_error().message();
+  EXPECT_EQ(again->result_int(), 200);
+  EXPECT_EQ(h.calls.load(), 1);
+}
+
+TEST(ServerTest, AdmissionContextReachesTheHandlerOncePerRequest) {
+  ServerHarness h({}, TestAdmit);
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto get = c.RoundTrip(bhttp::verb::get, "/context");
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->body(), "admitted:/context|");
+  auto post = c.RoundTrip(bhttp::verb::post, "/context", "payload");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->body(), "admitted:/context|payload");
+  EXPECT_EQ(h.admissions.load(), 2);
+  EXPECT_EQ(h.calls.load(), 2);
+}
+
+TEST(ServerTest, AdmissionBodyLimitRefusesBeforeReading) {
+  ServerHarness h({}, TestAdmit);
+  ASSERT_TRUE(h.listening());
+  {
+    TestClient c(h.port());
+    ASSERT_TRUE(c.SendRaw("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"));
+    auto r = c.Read();  // no body sent: the 413 comes from the header alone
+    ASSERT_TRUE(r) << c.last_error().message();
+    EXPECT_EQ(r->result_int(), 413);
+    EXPECT_TRUE(c.WaitClosed(3s));
+  }
+  {
+    TestClient c(h.port());  // chunked: refused once the body passes the limit
+    ASSERT_TRUE(c.SendRaw("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                          "\r\n10\r\n0123456789abcdef\r\n0\r\n\r\n"));
+    auto r = c.Read();
+    ASSERT_TRUE(r) << c.last_error().message();
+    EXPECT_EQ(r->result_int(), 413);
+  }
+  TestClient ok(h.port());
+  auto r = ok.RoundTrip(bhttp::verb::post, "/small", "12345678");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 200);
+  EXPECT_EQ(h.calls.load(), 1);
+}
+
+TEST(ServerTest, ExpectContinueIsNotSentToARefusedRequest) {
+  ServerHarness h({}, TestAdmit);
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  ASSERT_TRUE(c.SendRaw("POST /echo HTTP/1.1\r\nHost: x\r\nX-Deny: 1\r\nContent-Length: 4\r\n"
+                        "Expect: 100-continue\r\n\r\n"));
+  auto r = c.Read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 401);
+  EXPECT_EQ(h.calls.load(), 0);
+}
+
+TEST(ServerTest, ThrowingAdmissionIs500) {
+  ServerHarness h({}, [](Request&) -> Admission { throw std::runtime_error("secret detail"); });
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto r = c.RoundTrip(bhttp::verb::get, "/hello");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->result_int(), 500);
+  EXPECT_EQ(r->body(), R"({"error":"oops"})");
+  EXPECT_EQ(h.calls.load(), 0);
+}
+
+TEST(ServerTest, InflightBodyBudgetRefusesWithoutReadingAndIsReleased) {
+  ServerOptions o;
+  o.max_inflight_body_bytes = 100;
+  ServerHarness h(o);
+  ASSERT_TRUE(h.listening());
+  // A holds 80 bytes of the budget while its handler is blocked.
+  TestClient a(h.port());
+  ASSERT_TRUE(a.Send(bhttp::verb::post, "/block", std::string(80, 'a')));
+  ASSERT_TRUE(h.gate.WaitEntered(1));
+  // B announces 50 more: refused at once from its header, body never read.
+  TestClient b(h.port());
+  ASSERT_TRUE(b.SendRaw("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n"));
+  auto refused = b.Read();
+  ASSERT_TRUE(refused) << b.last_error().message();
+  EXPECT_EQ(refused->result_int(), 503);
+  EXPECT_EQ((*refused)[bhttp::field::retry_after], "1");
+  EXPECT_EQ(refused->body(), R"({"error":"busy"})");
+  EXPECT_TRUE(b.WaitClosed(3s));
+  // A body that fits in what is left is served meanwhile.
+  TestClient small(h.port());
+  auto fits = small.RoundTrip(bhttp::verb::post, "/echo", std::string(20, 's'));
+  ASSERT_TRUE(fits);
+  EXPECT_EQ(fits->result_int(), 200);
+  h.gate.Open();
+  auto ra = a.Read();
+  ASSERT_TRUE(ra);
+  EXPECT_EQ(ra->result_int(), 200);
+  // A's share came back: the same 50-byte body now fits.
+  TestClient again(h.port());
+  auto later = again.RoundTrip(bhttp::verb::post, "/echo", std::string(50, 'b'));
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->result_int(), 200);
+  EXPECT_EQ(later->body(), std::string(50, 'b'));
+  EXPECT_EQ(h.calls.load(), 3);  // a, small, again; never b
+}
+
+TEST(ServerTest, ConnectionOverTheCapIsRefusedWith503) {
+  ServerOptions o;
+  o.max_connections = 2;
+  ServerHarness h(o);
+  ASSERT_TRUE(h.listening());
+  auto a = std::make_unique<TestClient>(h.port());
+  TestClient b(h.port());
+  ASSERT_TRUE(a->RoundTrip(bhttp::verb::get, "/hello"));  // both are sessions now
+  ASSERT_TRUE(b.RoundTrip(bhttp::verb::get, "/hello"));
+  TestClient c(h.port());
+  ASSERT_TRUE(c.connected());
+  auto r = c.Read();  // answered at accept, before it sends anything
+  ASSERT_TRUE(r) << c.last_error().message();
+  EXPECT_EQ(r->result_int(), 503);
+  EXPECT_EQ((*r)[bhttp::field::retry_after], "1");
+  EXPECT_EQ(r->body(), R"({"error":"busy"})");
+  EXPECT_FALSE(r->keep_alive());
+  EXPECT_TRUE(c.WaitClosed(3s));
+  EXPECT_EQ(h.calls.load(), 2);
+  // Closing one frees a place.
+  a.reset();
+  bool served = false;
+  for (int i = 0; i < 100 && !served; ++i) {
+    TestClient d(h.port());
+    auto rd = d.RoundTrip(bhttp::verb::get, "/hello");
+    served = rd && rd->result_int() == 200;
+    if (!served) std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(served);
 }
 
 TEST(ServerTest, ListenFailsWhenPortIsTaken) {

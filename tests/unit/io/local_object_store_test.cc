@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/object_store.h"
+#include "io/storage_schemes.h"
 
 namespace firn::io {
 namespace {
@@ -42,6 +43,27 @@ TEST_F(LocalObjectStoreTest, LocalPathFromUriAcceptsEveryLocalForm) {
   EXPECT_EQ(*LocalPathFromUri("file:/a/%20"), "/a/%20");  // byte for byte, like Hadoop
 }
 
+// Every scheme the registry gives the local store (io/storage_schemes.h) is routed here.
+TEST_F(LocalObjectStoreTest, EveryLocalSchemeOfTheRegistryRoutesHere) {
+  auto store = MakeDefaultObjectStore();
+  int n = 0;
+  for (const StorageScheme& s : StorageSchemes()) {
+    if (s.store != StoreKind::kLocal) continue;
+    const std::string uri = std::string(s.name) + "://" + dir_ + "/" + std::string(s.name) + "/f";
+    ASSERT_TRUE(store->WriteNew(uri, "data")) << uri;
+    auto read = store->Read(uri);
+    ASSERT_TRUE(read) << uri;
+    EXPECT_EQ(*read, "data");
+    EXPECT_TRUE(fs::exists(fs::path(dir_) / s.name / "f"));
+    ++n;
+  }
+  EXPECT_GE(n, 1);
+  // A bare absolute path is the bare-path scheme's.
+  ASSERT_EQ(BarePathScheme().store, StoreKind::kLocal);
+  ASSERT_TRUE(store->WriteNew(dir_ + "/bare", "x"));
+  EXPECT_TRUE(fs::exists(fs::path(dir_) / "bare"));
+}
+
 TEST_F(LocalObjectStoreTest, LocalPathFromUriRejectsOtherForms) {
   for (const char* uri :
        {"s3://b/k", "file:relative", "relative/x", "file://host/a", "file:", ""}) {
@@ -49,6 +71,51 @@ TEST_F(LocalObjectStoreTest, LocalPathFromUriRejectsOtherForms) {
     ASSERT_FALSE(path) << uri;
     EXPECT_EQ(path.error().kind, ErrorKind::kIllegalArgument) << uri;
   }
+}
+
+TEST_F(LocalObjectStoreTest, ReadAtMostReadsUpToTheLimitAndRefusesMore) {
+  const std::string uri = Uri("f.json");
+  ASSERT_TRUE(store_.WriteNew(uri, std::string(10000, 'x')));
+  auto exact = store_.ReadAtMost(uri, 10000);
+  ASSERT_TRUE(exact) << exact.error().message;
+  EXPECT_EQ(exact->size(), 10000u);
+  auto over = store_.ReadAtMost(uri, 9999);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().kind, ErrorKind::kPayloadTooLarge);
+  EXPECT_EQ(over.error().message, "Object is larger than 9999 bytes: " + uri);
+  auto missing = store_.ReadAtMost(Uri("absent.json"), 10);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(missing.error().message, "Failed to open input stream for file: " + Uri("absent.json"));
+}
+
+TEST_F(LocalObjectStoreTest, ReadAtMostRefusesAHugeSparseFileWithoutReadingIt) {
+  const std::string path = dir_ + "/huge.json";
+  { std::ofstream create(path); }
+  fs::resize_file(path, uintmax_t{64} << 30);  // 64 GiB of holes: reading it would not finish
+  auto read = store_.ReadAtMost("file:" + path, 1 << 20);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind, ErrorKind::kPayloadTooLarge);
+}
+
+TEST_F(LocalObjectStoreTest, AFifoUnderANamedLocationIsNotFoundAndDoesNotHang) {
+  const std::string path = dir_ + "/planted.metadata.json";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+  for (auto read : {store_.ReadAtMost("file:" + path, 1024), store_.Read("file:" + path)}) {
+    ASSERT_FALSE(read);  // a blocking open would never get here: no writer ever comes
+    EXPECT_EQ(read.error().kind, ErrorKind::kNotFound);
+  }
+}
+
+TEST_F(LocalObjectStoreTest, ReadAtMostOfAnUnboundedSourceStopsAtTheLimit) {
+  // /proc files report size 0 and then grow as they are read: the size check cannot help, the
+  // read loop must stop one byte past the limit.
+  auto read = store_.ReadAtMost("file:/proc/self/maps", 16);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind, ErrorKind::kPayloadTooLarge);
+  auto whole = store_.Read("file:/proc/self/maps");
+  ASSERT_TRUE(whole);
+  EXPECT_GT(whole->size(), 16u);
 }
 
 TEST_F(LocalObjectStoreTest, WriteNewThenReadRoundTripsAndCreatesParents) {

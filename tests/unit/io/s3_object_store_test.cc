@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/object_store.h"
+#include "io/storage_schemes.h"
 
 namespace firn::io::s3 {
 namespace {
@@ -89,6 +90,29 @@ TEST(S3ObjectStoreTest, FileUrisStillRouteToTheLocalStore) {
   auto read = (*store)->Read("file:///nonexistent-firn-dir/x.json");
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error().kind, ErrorKind::kNotFound);
+}
+
+// Every scheme the registry gives the S3 store (io/storage_schemes.h) is routed there.
+TEST(S3ObjectStoreTest, EveryS3SchemeReachesTheS3StoreOnlyWhenConfigured) {
+  auto unconfigured = MakeDefaultObjectStore();
+  auto configured = MakeObjectStore({UnreachableConfig()});
+  ASSERT_TRUE(configured) << configured.error().message;
+  int n = 0;
+  for (const StorageScheme& s : StorageSchemes()) {
+    if (s.store != StoreKind::kS3) continue;
+    const std::string uri = std::string(s.name) + "://bucket/key";
+    auto refused = unconfigured->Exists(uri);
+    ASSERT_FALSE(refused) << uri;
+    EXPECT_EQ(refused.error().kind, ErrorKind::kIllegalArgument);
+    EXPECT_EQ(refused.error().message, "Unsupported storage scheme: " + std::string(s.name));
+    EXPECT_NE(refused.error().detail.find("S3 storage is not configured"), std::string::npos);
+    // Routed to the S3 store, which tries the (unreachable) endpoint.
+    auto tried = (*configured)->Exists(uri);
+    ASSERT_FALSE(tried) << uri;
+    EXPECT_EQ(tried.error().kind, ErrorKind::kServiceUnavailable) << tried.error().message;
+    ++n;
+  }
+  EXPECT_GE(n, 3);
 }
 
 // --- against a real server ---
@@ -177,6 +201,27 @@ TEST_F(S3ServerTest, ConcurrentWriteNewHasExactlyOneWinner) {
   }
   ASSERT_EQ(winners, 1);
   EXPECT_EQ(*store_->Read(uri), std::to_string(winner));
+}
+
+TEST_F(S3ServerTest, ReadAtMostAsksForARangeAndRefusesALargerObject) {
+  std::string uri = prefix_ + "bounded.json";
+  ASSERT_TRUE(store_->WriteNew(uri, std::string(10000, 'x')));
+  auto exact = store_->ReadAtMost(uri, 10000);
+  ASSERT_TRUE(exact) << exact.error().message << " | " << exact.error().detail;
+  EXPECT_EQ(exact->size(), 10000u);
+  auto over = store_->ReadAtMost(uri, 9999);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().kind, ErrorKind::kPayloadTooLarge);
+  EXPECT_EQ(over.error().message, "Object is larger than 9999 bytes: " + uri);
+  // An empty object answers a ranged GET with 416: still an empty read, not an error.
+  std::string empty = prefix_ + "empty.json";
+  ASSERT_TRUE(store_->WriteNew(empty, ""));
+  auto none = store_->ReadAtMost(empty, 100);
+  ASSERT_TRUE(none) << none.error().message << " | " << none.error().detail;
+  EXPECT_EQ(*none, "");
+  auto missing = store_->ReadAtMost(prefix_ + "missing.json", 100);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
 
 TEST_F(S3ServerTest, ReadOfMissingObjectIsNotFoundWithExactMessage) {

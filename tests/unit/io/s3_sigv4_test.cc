@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/encoding.h"
+
 namespace firn::io::s3 {
 namespace {
 

@@ -48,5 +48,20 @@ TEST(GzipTest, CorruptOrTruncatedDataFails) {
   EXPECT_FALSE(Gunzip(corrupt));
 }
 
+TEST(GzipTest, InflatingStopsAtTheLimitAGzipBombNeverGrowsPastIt) {
+  const std::string data(100000, ' ');
+  const std::string zipped = Gzip(data);
+  ASSERT_LT(zipped.size(), 1000u);  // the bomb: 100 kB from well under 1 kB
+  Result<std::string> exact = Gunzip(zipped, data.size());
+  ASSERT_TRUE(exact) << exact.error().message;
+  EXPECT_EQ(*exact, data);
+  for (size_t limit : {data.size() - 1, size_t{65536}, size_t{1}, size_t{0}}) {
+    Result<std::string> over = GunzipIfNeeded("x.gz.metadata.json", zipped, limit);
+    ASSERT_FALSE(over) << limit;
+    EXPECT_EQ(over.error().message, "Cannot read metadata file: inflated size over limit");
+  }
+  EXPECT_TRUE(Gunzip(Gzip(""), 0));
+}
+
 }  // namespace
 }  // namespace firn::metadata

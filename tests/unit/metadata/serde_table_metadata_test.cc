@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "metadata/serde.h"
+#include "support/source_tree.h"
 
 namespace firn::metadata {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 namespace json = boost::json;
 
 std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(FIRN_SOURCE_DIR) + "/tests/fixtures/metadata/" + name);
+  std::ifstream in(source_tree::SourcePath("tests/fixtures/metadata/" + name));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();

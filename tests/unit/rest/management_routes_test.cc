@@ -13,6 +13,7 @@
 #include "access/token_service.h"
 #include "common/clock.h"
 #include "store/sqlite/sqlite_catalog_store.h"
+#include "../access/access_test_support.h"
 
 namespace firn::rest {
 namespace {
@@ -39,8 +40,9 @@ class ManagementRoutesTest : public ::testing::Test {
     wh.name = "wh";
     wh.base_location = "file:///tmp/wh";
     boot.catalog = wh;
-    ASSERT_TRUE(access::Bootstrap(*store_, boot, NowMillis()));
-    state_ = std::make_unique<access::AccessState>(store_, "routes-test");
+    ASSERT_TRUE(access::Bootstrap(*store_, boot, access::testing::TestKeks(), NowMillis()));
+    state_ = std::make_unique<access::AccessState>(store_, "routes-test",
+                                                   access::testing::SharedTestKeks());
     ASSERT_TRUE(state_->Start());
     access::AuthConfig config;
     config.default_realm = "r1";
@@ -214,7 +216,8 @@ TEST_F(ManagementRoutesTest, RotationRevokesTokensIssuedBefore) {
 }
 
 TEST_F(ManagementRoutesTest, BeforeTheFirstAccessSnapshotIs503) {
-  access::AccessState cold(store_, "cold-instance");  // never started: no snapshot yet
+  // Never started: no snapshot yet.
+  access::AccessState cold(store_, "cold-instance", access::testing::SharedTestKeks());
   access::ManagementService service(*store_, *store_, cold, access::ManagementOptions{});
   http::Router router(http::Router::Fallbacks{});
   AddManagementRoutes(router, service, cold, *authenticator_);

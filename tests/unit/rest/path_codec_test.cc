@@ -55,6 +55,18 @@ TEST(PathCodecTest, EmptyParentMeansTopLevel) {
 
 TEST(PathCodecTest, MalformedQueryIsABadRequest) {
   EXPECT_FALSE(QueryParams::Parse("a=%G1").has_value());
+  auto truncated = QueryParams::Parse("pageToken=abc&parent=x%2");
+  ASSERT_FALSE(truncated.has_value());
+  EXPECT_EQ(truncated.error().kind, ErrorKind::kBadRequest);
+  EXPECT_EQ(truncated.error().message, "Malformed percent-encoding in request URI");
+}
+
+TEST(PathCodecTest, QueryBytesTheHttpParserAdmitsAreKeptNotRefused) {
+  // Only escapes are judged (docs/decisions.md): raw '|', braces and UTF-8 pass through.
+  auto q = QueryParams::Parse("parent=a|b&x={y}&z=caf\xC3\xA9&parent=second").value();
+  EXPECT_EQ(q.Get("parent").value(), "a|b");  // the first of a repeated name wins
+  EXPECT_EQ(q.Get("x").value(), "{y}");
+  EXPECT_EQ(q.Get("z").value(), "caf\xC3\xA9");
 }
 
 }  // namespace

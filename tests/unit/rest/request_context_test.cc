@@ -15,6 +15,7 @@
 #include "rest/route_registrar.h"
 #include "rest/routes.h"
 #include "store/sqlite/sqlite_catalog_store.h"
+#include "../access/access_test_support.h"
 
 namespace firn::rest {
 namespace {
@@ -30,7 +31,8 @@ class RequestContextTest : public ::testing::Test {
     auto opened = store::OpenSqliteStore((dir_ / "catalog.db").string());
     ASSERT_TRUE(opened) << opened.error().message;
     store_ = std::move(*opened);
-    state_ = std::make_unique<access::AccessState>(store_, "test-instance");
+    state_ = std::make_unique<access::AccessState>(store_, "test-instance",
+                                                   access::testing::SharedTestKeks());
     ASSERT_TRUE(state_->Start());
   }
   void TearDown() override {
@@ -65,7 +67,7 @@ class RequestContextTest : public ::testing::Test {
 TEST_F(RequestContextTest, RealmComesFromHeaderElseDefault) {
   AccessDeps deps{*state_, Auth(false), "wh"};
   http::Request req = Get("/v1/namespaces");
-  auto ctx = MakeRequestContext(deps, catalogs_, req, {}, 0);
+  auto ctx = MakeRequestContext(deps, catalogs_, req, {});
   ASSERT_TRUE(ctx) << ctx.error().message;
   EXPECT_EQ(ctx->scope.realm, "main");
   EXPECT_EQ(ctx->scope.catalog, "wh");
@@ -75,7 +77,7 @@ TEST_F(RequestContextTest, RealmComesFromHeaderElseDefault) {
   EXPECT_FALSE(ctx->caller->authorization_enabled());
 
   req.headers.push_back({"polaris-realm", "tenant2"});
-  ctx = MakeRequestContext(deps, catalogs_, req, {}, 0);
+  ctx = MakeRequestContext(deps, catalogs_, req, {});
   ASSERT_TRUE(ctx);
   EXPECT_EQ(ctx->scope.realm, "tenant2");
 }
@@ -84,7 +86,7 @@ TEST_F(RequestContextTest, UnknownPrefixIsNoSuchWarehouse) {
   AccessDeps deps{*state_, Auth(false), "wh"};
   http::Request req = Get("/v1/nope/namespaces");
   http::PathParams params{{"prefix", "nope"}};
-  auto ctx = MakeRequestContext(deps, catalogs_, req, params, 0);
+  auto ctx = MakeRequestContext(deps, catalogs_, req, params);
   ASSERT_FALSE(ctx);
   EXPECT_EQ(ctx.error().kind, ErrorKind::kNoSuchWarehouse);
   EXPECT_EQ(ctx.error().message, "Catalog does not exist: nope");
@@ -94,10 +96,10 @@ TEST_F(RequestContextTest, RootRoutesDoNotNeedTheDefaultCatalog) {
   // A realm without a catalog named like the default one: /v1/config must still answer.
   AccessDeps deps{*state_, Auth(false), "absent"};
   http::Request req = Get("/v1/config");
-  auto ctx = MakeRequestContext(deps, catalogs_, req, {}, 0, /*require_catalog=*/false);
+  auto ctx = MakeRequestContext(deps, catalogs_, req, {}, /*require_catalog=*/false);
   ASSERT_TRUE(ctx) << ctx.error().message;
   EXPECT_EQ(ctx->catalog, nullptr);
-  auto strict = MakeRequestContext(deps, catalogs_, req, {}, 0);
+  auto strict = MakeRequestContext(deps, catalogs_, req, {});
   ASSERT_FALSE(strict);
   EXPECT_EQ(strict.error().kind, ErrorKind::kNoSuchWarehouse);
 }
@@ -106,11 +108,11 @@ TEST_F(RequestContextTest, AuthenticationOnRefusesMissingOrBadTokenBeforeCatalog
   AccessDeps deps{*state_, Auth(true), "wh"};
   http::Request req = Get("/v1/nope/namespaces");
   http::PathParams params{{"prefix", "nope"}};
-  auto ctx = MakeRequestContext(deps, catalogs_, req, params, 0);
+  auto ctx = MakeRequestContext(deps, catalogs_, req, params);
   ASSERT_FALSE(ctx);
   EXPECT_EQ(ctx.error().kind, ErrorKind::kNotAuthorized);
   req.headers.push_back({"Authorization", "Bearer not-a-token"});
-  ctx = MakeRequestContext(deps, catalogs_, req, params, 0);
+  ctx = MakeRequestContext(deps, catalogs_, req, params);
   ASSERT_FALSE(ctx);
   EXPECT_EQ(ctx.error().kind, ErrorKind::kNotAuthorized);
 }

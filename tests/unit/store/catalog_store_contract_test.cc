@@ -206,6 +206,56 @@ TEST_P(CatalogStoreContractTest, UpdateNamespacePropertiesReportsUpdatedRemovedM
             (Properties{{"keep", "1"}, {"chg", "30"}, {"new", "4"}}));
 }
 
+TEST_P(CatalogStoreContractTest, PropertiesCheckSeesTheWholeMapAfterTheChange) {
+  ASSERT_OK(store_->CreateNamespace(scope_, {"a"}, {{"keep", "1"}, {"gone", "2"}}));
+  Properties seen;
+  const PropertiesCheck record = [&](const Properties& after) -> Status {
+    seen = after;
+    return Ok();
+  };
+  ASSERT_OK(store_->UpdateNamespaceProperties(scope_, {"a"}, {"gone"}, {{"new", "3"}}, nullptr,
+                                              &record));
+  EXPECT_EQ(seen, (Properties{{"keep", "1"}, {"new", "3"}}));
+}
+
+TEST_P(CatalogStoreContractTest, RefusingPropertiesCheckRollsTheWholeUpdateBack) {
+  ASSERT_OK(store_->CreateNamespace(scope_, {"a"}, {{"keep", "1"}, {"gone", "2"}}));
+  const PropertiesCheck refuse = [](const Properties&) -> Status {
+    return Fail(ErrorKind::kBadRequest, "too many");
+  };
+  ExpectError(store_->UpdateNamespaceProperties(scope_, {"a"}, {"gone"}, {{"new", "3"}},
+                                                nullptr, &refuse),
+              ErrorKind::kBadRequest, "too many");
+  EXPECT_EQ(*store_->LoadNamespace(scope_, {"a"}), (Properties{{"keep", "1"}, {"gone", "2"}}));
+}
+
+// The check is the place a caller's limits hold: concurrent updates of one namespace must each
+// see the others' committed rows, so a budget checked there is never overspent.
+TEST_P(CatalogStoreContractTest, ConcurrentUpdatesCannotOverspendAPropertiesCheck) {
+  ASSERT_OK(store_->CreateNamespace(scope_, {"a"}, {}));
+  constexpr size_t kBudget = 5;
+  const PropertiesCheck budget = [](const Properties& after) -> Status {
+    if (after.size() > kBudget) return Fail(ErrorKind::kBadRequest, "over budget");
+    return Ok();
+  };
+  constexpr int kWriters = 12;
+  std::barrier start(kWriters);
+  std::atomic<int> accepted = 0;
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([&, i] {
+      start.arrive_and_wait();
+      auto r = store_->UpdateNamespaceProperties(scope_, {"a"}, {},
+                                                 {{"k" + std::to_string(i), "v"}}, nullptr,
+                                                 &budget);
+      if (r) ++accepted;
+    });
+  }
+  for (auto& t : writers) t.join();
+  EXPECT_EQ(accepted.load(), static_cast<int>(kBudget));
+  EXPECT_EQ(store_->LoadNamespace(scope_, {"a"})->size(), kBudget);
+}
+
 TEST_P(CatalogStoreContractTest, UpdatePropertiesOfMissingNamespaceIsNoSuchNamespace) {
   ExpectError(store_->UpdateNamespaceProperties(scope_, {"a"}, {}, {{"k", "v"}}),
               ErrorKind::kNoSuchNamespace, "Namespace does not exist: a");

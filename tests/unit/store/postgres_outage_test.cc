@@ -8,13 +8,14 @@
 #include <thread>
 
 #include "postgres_test_support.h"
+#include "support/source_tree.h"
 
 namespace firn::store::testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const std::string kPgScript = std::string(FIRN_SOURCE_DIR) + "/scripts/pg.sh";
+const std::string kPgScript = source_tree::SourcePath("scripts/pg.sh");
 
 // Runs a shell command; returns its stdout, or nullopt when it failed.
 std::optional<std::string> Shell(const std::string& command) {

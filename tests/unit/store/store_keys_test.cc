@@ -24,24 +24,6 @@ TEST(StoreKeysTest, DisplayJoinsLevelsWithDots) {
   EXPECT_EQ(IdentifierDisplay(Identifier{{"a", "b"}, "t"}), "a.b.t");
 }
 
-TEST(StoreKeysTest, Base64UrlRoundTripsEveryLength) {
-  std::string bytes;
-  for (int i = 0; i < 40; ++i) {
-    bytes.push_back(static_cast<char>(i * 37 + 250));
-    std::string encoded = Base64UrlEncode(bytes);
-    EXPECT_EQ(encoded.find_first_of("+/="), std::string::npos);
-    auto decoded = Base64UrlDecode(encoded);
-    ASSERT_TRUE(decoded);
-    EXPECT_EQ(*decoded, bytes);
-  }
-}
-
-TEST(StoreKeysTest, Base64UrlRejectsForeignText) {
-  EXPECT_FALSE(Base64UrlDecode("ab+c"));
-  EXPECT_FALSE(Base64UrlDecode("a"));
-  EXPECT_FALSE(Base64UrlDecode("ab="));
-}
-
 TEST(StoreKeysTest, EmptyOrAbsentTokenStartsAtTheBeginning) {
   auto absent = DecodePageToken(std::nullopt);
   ASSERT_TRUE(absent);

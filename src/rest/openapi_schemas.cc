@@ -1,0 +1,316 @@
+#include "rest/openapi_schemas.h"
+
+#include <boost/json/parse.hpp>
+
+#include <string_view>
+
+namespace firn::rest {
+namespace {
+
+// Written from Firn's handlers: what each request body must carry (the fields a handler
+// refuses to do without are `required`), and what each answer always contains. Objects stay
+// open (extra members are ignored on input and may be added on output).
+constexpr std::string_view kComponents = R"json({
+"securitySchemes": {
+  "bearer": {"type": "http", "scheme": "bearer",
+             "description": "An access token from POST /v1/oauth/tokens, or from a configured OIDC issuer"}
+},
+"responses": {
+  "ClientError": {"description": "The request was refused; the body says why",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IcebergErrorResponse"}}}},
+  "ServerError": {"description": "The server could not answer (overloaded, storage unavailable)",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IcebergErrorResponse"}}}}
+},
+"parameters": {
+  "prefix": {"name": "prefix", "in": "path", "required": true, "schema": {"type": "string"},
+             "description": "The catalog name (the prefix /v1/config hands out)"},
+  "namespace": {"name": "namespace", "in": "path", "required": true, "schema": {"type": "string"},
+                "description": "Namespace levels, each form-encoded, joined by %1F"},
+  "table": {"name": "table", "in": "path", "required": true, "schema": {"type": "string"}},
+  "view": {"name": "view", "in": "path", "required": true, "schema": {"type": "string"}},
+  "catalogName": {"name": "catalogName", "in": "path", "required": true, "schema": {"type": "string"}},
+  "principalName": {"name": "principalName", "in": "path", "required": true, "schema": {"type": "string"}},
+  "principalRoleName": {"name": "principalRoleName", "in": "path", "required": true, "schema": {"type": "string"}},
+  "catalogRoleName": {"name": "catalogRoleName", "in": "path", "required": true, "schema": {"type": "string"}},
+  "warehouse": {"name": "warehouse", "in": "query", "schema": {"type": "string"},
+                "description": "A catalog name; the answer's overrides then carry it as prefix"},
+  "pageToken": {"name": "pageToken", "in": "query", "schema": {"type": "string"},
+                "description": "Empty to ask for paging; else the next-page-token of the previous page"},
+  "pageSize": {"name": "pageSize", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+  "parent": {"name": "parent", "in": "query", "schema": {"type": "string"},
+             "description": "Parent namespace, levels joined by the 0x1F byte"},
+  "snapshots": {"name": "snapshots", "in": "query", "schema": {"type": "string", "enum": ["all", "refs"]}},
+  "purgeRequested": {"name": "purgeRequested", "in": "query", "schema": {"type": "boolean"}},
+  "planId": {"name": "planId", "in": "query", "schema": {"type": "string"}},
+  "accessDelegation": {"name": "X-Iceberg-Access-Delegation", "in": "header", "schema": {"type": "string"},
+    "description": "vended-credentials and/or remote-signing, comma-separated"},
+  "cascade": {"name": "cascade", "in": "query", "schema": {"type": "boolean"}},
+  "ifNoneMatch": {"name": "If-None-Match", "in": "header", "schema": {"type": "string"},
+                  "description": "ETags of a previous load; a match answers 304"},
+  "idempotencyKey": {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"},
+                     "description": "A client-chosen key: a retry with the same key replays the first answer"},
+  "auditCatalog": {"name": "catalog", "in": "query", "schema": {"type": "string"}},
+  "auditPrincipal": {"name": "principal", "in": "query", "schema": {"type": "string"}},
+  "auditOperation": {"name": "operation", "in": "query", "schema": {"type": "string"}},
+  "auditObjectPrefix": {"name": "objectPrefix", "in": "query", "schema": {"type": "string"}},
+  "auditSince": {"name": "since", "in": "query", "schema": {"type": "integer", "format": "int64"}},
+  "auditUntil": {"name": "until", "in": "query", "schema": {"type": "integer", "format": "int64"}},
+  "auditAfterId": {"name": "afterId", "in": "query", "schema": {"type": "integer", "format": "int64"}},
+  "auditLimit": {"name": "limit", "in": "query", "schema": {"type": "integer"}}
+},
+"schemas": {
+  "ErrorModel": {"type": "object", "required": ["message", "type", "code"], "properties": {
+    "message": {"type": "string"}, "type": {"type": "string", "description": "Exception class name, e.g. NoSuchTableException"},
+    "code": {"type": "integer", "minimum": 400, "maximum": 599},
+    "stack": {"type": "array", "items": {"type": "string"}}}},
+  "IcebergErrorResponse": {"type": "object", "required": ["error"], "properties": {
+    "error": {"$ref": "#/components/schemas/ErrorModel"}}},
+  "OAuthError": {"type": "object", "required": ["error"], "properties": {
+    "error": {"type": "string", "description": "invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope"},
+    "error_description": {"type": "string"}}},
+  "OpenApiDocument": {"type": "object", "required": ["openapi", "info", "paths"]},
+  "Properties": {"type": "object", "additionalProperties": {"type": "string"}},
+  "Namespace": {"type": "array", "items": {"type": "string"}, "description": "Namespace levels, outermost first"},
+  "PageToken": {"type": "string", "nullable": true, "description": "Absent or null on the last page"},
+  "TableIdentifier": {"type": "object", "required": ["namespace", "name"], "properties": {
+    "namespace": {"$ref": "#/components/schemas/Namespace"}, "name": {"type": "string"}}},
+  "CatalogConfig": {"type": "object", "required": ["defaults", "overrides"], "properties": {
+    "defaults": {"$ref": "#/components/schemas/Properties"},
+    "overrides": {"$ref": "#/components/schemas/Properties"},
+    "endpoints": {"type": "array", "items": {"type": "string"}, "description": "\"<METHOD> <path>\" of every catalog route served"},
+    "idempotency-key-lifetime": {"type": "string", "description": "ISO-8601 duration"}}},
+  "OAuthTokenRequest": {"type": "object", "required": ["grant_type"], "properties": {
+    "grant_type": {"type": "string", "description": "client_credentials or urn:ietf:params:oauth:grant-type:token-exchange"},
+    "client_id": {"type": "string"}, "client_secret": {"type": "string"}, "scope": {"type": "string"},
+    "subject_token": {"type": "string"}, "subject_token_type": {"type": "string"},
+    "actor_token": {"type": "string"}, "actor_token_type": {"type": "string"},
+    "requested_token_type": {"type": "string"}}},
+  "OAuthTokenResponse": {"type": "object", "required": ["access_token", "token_type"], "properties": {
+    "access_token": {"type": "string"}, "token_type": {"type": "string"},
+    "expires_in": {"type": "integer"}, "issued_token_type": {"type": "string"},
+    "scope": {"type": "string"}, "refresh_token": {"type": "string"}}},
+  "CreateNamespaceRequest": {"type": "object", "required": ["namespace"], "properties": {
+    "namespace": {"$ref": "#/components/schemas/Namespace"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "CreateNamespaceResponse": {"type": "object", "required": ["namespace"], "properties": {
+    "namespace": {"$ref": "#/components/schemas/Namespace"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "GetNamespaceResponse": {"type": "object", "required": ["namespace"], "properties": {
+    "namespace": {"$ref": "#/components/schemas/Namespace"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "ListNamespacesResponse": {"type": "object", "required": ["namespaces"], "properties": {
+    "next-page-token": {"$ref": "#/components/schemas/PageToken"},
+    "namespaces": {"type": "array", "items": {"$ref": "#/components/schemas/Namespace"}}}},
+  "UpdateNamespacePropertiesRequest": {"type": "object", "properties": {
+    "removals": {"type": "array", "items": {"type": "string"}},
+    "updates": {"$ref": "#/components/schemas/Properties"}}},
+  "UpdateNamespacePropertiesResponse": {"type": "object", "required": ["updated", "removed"], "properties": {
+    "updated": {"type": "array", "items": {"type": "string"}},
+    "removed": {"type": "array", "items": {"type": "string"}},
+    "missing": {"type": "array", "items": {"type": "string"}, "nullable": true}}},
+  "ListTablesResponse": {"type": "object", "required": ["identifiers"], "properties": {
+    "next-page-token": {"$ref": "#/components/schemas/PageToken"},
+    "identifiers": {"type": "array", "items": {"$ref": "#/components/schemas/TableIdentifier"}}}},
+  "Schema": {"type": "object", "required": ["type", "fields"], "properties": {
+    "type": {"type": "string", "enum": ["struct"]}, "schema-id": {"type": "integer"},
+    "identifier-field-ids": {"type": "array", "items": {"type": "integer"}},
+    "fields": {"type": "array", "items": {"$ref": "#/components/schemas/StructField"}}}},
+  "StructField": {"type": "object", "required": ["id", "name", "type", "required"], "properties": {
+    "id": {"type": "integer"}, "name": {"type": "string"}, "required": {"type": "boolean"},
+    "type": {"description": "A primitive type name (\"long\", \"decimal(9,2)\", ...) or a struct/list/map object"},
+    "doc": {"type": "string"}}},
+  "PartitionSpec": {"type": "object", "required": ["fields"], "properties": {
+    "spec-id": {"type": "integer"},
+    "fields": {"type": "array", "items": {"type": "object", "required": ["source-id", "transform", "name"], "properties": {
+      "source-id": {"type": "integer"}, "field-id": {"type": "integer"},
+      "transform": {"type": "string"}, "name": {"type": "string"}}}}}},
+  "SortOrder": {"type": "object", "required": ["order-id", "fields"], "properties": {
+    "order-id": {"type": "integer"},
+    "fields": {"type": "array", "items": {"type": "object", "required": ["source-id", "transform", "direction", "null-order"], "properties": {
+      "source-id": {"type": "integer"}, "transform": {"type": "string"},
+      "direction": {"type": "string", "enum": ["asc", "desc"]},
+      "null-order": {"type": "string", "enum": ["nulls-first", "nulls-last"]}}}}}},
+  "TableMetadata": {"type": "object", "required": ["format-version", "table-uuid"], "properties": {
+    "format-version": {"type": "integer", "minimum": 1, "maximum": 3},
+    "table-uuid": {"type": "string"}, "location": {"type": "string"},
+    "last-updated-ms": {"type": "integer", "format": "int64"},
+    "properties": {"$ref": "#/components/schemas/Properties"},
+    "schemas": {"type": "array", "items": {"$ref": "#/components/schemas/Schema"}},
+    "current-schema-id": {"type": "integer"},
+    "snapshots": {"type": "array", "items": {"type": "object"}},
+    "refs": {"type": "object"}}},
+  "LoadTableResult": {"type": "object", "required": ["metadata"], "properties": {
+    "metadata-location": {"type": "string", "nullable": true, "description": "null for a staged create"},
+    "metadata": {"$ref": "#/components/schemas/TableMetadata"},
+    "config": {"$ref": "#/components/schemas/Properties"},
+    "storage-credentials": {"type": "array", "items": {"$ref": "#/components/schemas/StorageCredential"}}}},
+  "StorageCredential": {"type": "object", "required": ["prefix", "config"], "properties": {
+    "prefix": {"type": "string"}, "config": {"$ref": "#/components/schemas/Properties"}}},
+  "RemoteSignRequest": {"type": "object", "required": ["region", "uri", "method", "headers"], "properties": {
+    "region": {"type": "string"}, "uri": {"type": "string"},
+    "method": {"type": "string", "enum": ["PUT", "GET", "HEAD", "POST", "DELETE", "PATCH", "OPTIONS"]},
+    "headers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    "properties": {"$ref": "#/components/schemas/Properties"},
+    "body": {"type": "string"}, "provider": {"type": "string"}}},
+  "RemoteSignResult": {"type": "object", "required": ["uri", "headers"], "properties": {
+    "uri": {"type": "string"},
+    "headers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}}},
+  "LoadCredentialsResponse": {"type": "object", "required": ["storage-credentials"], "properties": {
+    "storage-credentials": {"type": "array", "items": {"$ref": "#/components/schemas/StorageCredential"}}}},
+  "CommitTableResponse": {"type": "object", "required": ["metadata-location", "metadata"], "properties": {
+    "metadata-location": {"type": "string"},
+    "metadata": {"$ref": "#/components/schemas/TableMetadata"}}},
+  "CreateTableRequest": {"type": "object", "required": ["name", "schema"], "properties": {
+    "name": {"type": "string", "minLength": 1}, "location": {"type": "string"},
+    "schema": {"$ref": "#/components/schemas/Schema"},
+    "partition-spec": {"$ref": "#/components/schemas/PartitionSpec"},
+    "write-order": {"$ref": "#/components/schemas/SortOrder"},
+    "stage-create": {"type": "boolean"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "RegisterTableRequest": {"type": "object", "required": ["name", "metadata-location"], "properties": {
+    "name": {"type": "string"}, "metadata-location": {"type": "string"}, "overwrite": {"type": "boolean"}}},
+  "TableRequirement": {"type": "object", "required": ["type"], "properties": {
+    "type": {"type": "string", "enum": ["assert-create", "assert-table-uuid", "assert-ref-snapshot-id",
+      "assert-last-assigned-field-id", "assert-current-schema-id", "assert-last-assigned-partition-id",
+      "assert-default-spec-id", "assert-default-sort-order-id"]}}},
+  "TableUpdate": {"type": "object", "required": ["action"], "properties": {
+    "action": {"type": "string", "enum": ["assign-uuid", "upgrade-format-version", "add-schema",
+      "set-current-schema", "add-spec", "set-default-spec", "add-sort-order", "set-default-sort-order",
+      "add-snapshot", "set-snapshot-ref", "remove-snapshots", "remove-snapshot-ref", "set-location",
+      "set-properties", "remove-properties", "set-statistics", "remove-statistics",
+      "set-partition-statistics", "remove-partition-statistics", "remove-partition-specs",
+      "remove-schemas", "add-encryption-key", "remove-encryption-key"]}}},
+  "CommitTableRequest": {"type": "object", "required": ["requirements", "updates"], "properties": {
+    "identifier": {"$ref": "#/components/schemas/TableIdentifier"},
+    "requirements": {"type": "array", "items": {"$ref": "#/components/schemas/TableRequirement"}},
+    "updates": {"type": "array", "items": {"$ref": "#/components/schemas/TableUpdate"}}}},
+  "CommitTransactionRequest": {"type": "object", "required": ["table-changes"], "properties": {
+    "table-changes": {"type": "array", "items": {"$ref": "#/components/schemas/CommitTableRequest"}}}},
+  "RenameTableRequest": {"type": "object", "required": ["source", "destination"], "properties": {
+    "source": {"$ref": "#/components/schemas/TableIdentifier"},
+    "destination": {"$ref": "#/components/schemas/TableIdentifier"}}},
+  "ReportMetricsRequest": {"type": "object", "required": ["report-type"], "properties": {
+    "report-type": {"type": "string", "enum": ["scan-report", "commit-report"]},
+    "table-name": {"type": "string"}, "snapshot-id": {"type": "integer", "format": "int64"}}},
+  "ViewVersion": {"type": "object", "required": ["version-id", "timestamp-ms", "schema-id", "summary", "representations", "default-namespace"], "properties": {
+    "version-id": {"type": "integer"}, "timestamp-ms": {"type": "integer", "format": "int64"},
+    "schema-id": {"type": "integer"}, "summary": {"$ref": "#/components/schemas/Properties"},
+    "representations": {"type": "array", "items": {"type": "object", "required": ["type"], "properties": {
+      "type": {"type": "string"}, "sql": {"type": "string"}, "dialect": {"type": "string"}}}},
+    "default-catalog": {"type": "string"},
+    "default-namespace": {"$ref": "#/components/schemas/Namespace"}}},
+  "ViewMetadata": {"type": "object", "required": ["view-uuid", "format-version", "location", "current-version-id", "versions", "version-log", "schemas"], "properties": {
+    "view-uuid": {"type": "string"}, "format-version": {"type": "integer"},
+    "location": {"type": "string"}, "current-version-id": {"type": "integer"},
+    "versions": {"type": "array", "items": {"$ref": "#/components/schemas/ViewVersion"}},
+    "version-log": {"type": "array", "items": {"type": "object"}},
+    "schemas": {"type": "array", "items": {"$ref": "#/components/schemas/Schema"}},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "LoadViewResult": {"type": "object", "required": ["metadata-location", "metadata"], "properties": {
+    "metadata-location": {"type": "string"},
+    "metadata": {"$ref": "#/components/schemas/ViewMetadata"},
+    "config": {"$ref": "#/components/schemas/Properties"}}},
+  "CreateViewRequest": {"type": "object", "required": ["name", "schema", "view-version", "properties"], "properties": {
+    "name": {"type": "string"}, "location": {"type": "string"},
+    "schema": {"$ref": "#/components/schemas/Schema"},
+    "view-version": {"$ref": "#/components/schemas/ViewVersion"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "ViewUpdate": {"type": "object", "required": ["action"], "properties": {
+    "action": {"type": "string", "enum": ["assign-uuid", "upgrade-format-version", "add-schema",
+      "set-location", "set-properties", "remove-properties", "add-view-version", "set-current-view-version"]}}},
+  "CommitViewRequest": {"type": "object", "required": ["updates"], "properties": {
+    "identifier": {"$ref": "#/components/schemas/TableIdentifier"},
+    "requirements": {"type": "array", "items": {"type": "object", "required": ["type"], "properties": {
+      "type": {"type": "string", "enum": ["assert-view-uuid"]}}}},
+    "updates": {"type": "array", "items": {"$ref": "#/components/schemas/ViewUpdate"}}}},
+  "RegisterViewRequest": {"type": "object", "required": ["name", "metadata-location"], "properties": {
+    "name": {"type": "string"}, "metadata-location": {"type": "string"}}},
+
+  "StorageConfigInfo": {"type": "object", "required": ["storageType"], "properties": {
+    "storageType": {"type": "string", "enum": ["FILE", "S3", "GCS", "AZURE"]},
+    "allowedLocations": {"type": "array", "items": {"type": "string"}}}},
+  "Catalog": {"type": "object", "required": ["type", "name", "properties", "storageConfigInfo"], "properties": {
+    "type": {"type": "string", "enum": ["INTERNAL", "EXTERNAL"]}, "name": {"type": "string"},
+    "properties": {"type": "object", "required": ["default-base-location"], "additionalProperties": {"type": "string"},
+                   "properties": {"default-base-location": {"type": "string"}}},
+    "storageConfigInfo": {"$ref": "#/components/schemas/StorageConfigInfo"},
+    "createTimestamp": {"type": "integer", "format": "int64"},
+    "lastUpdateTimestamp": {"type": "integer", "format": "int64"},
+    "entityVersion": {"type": "integer"}}},
+  "Catalogs": {"type": "object", "required": ["catalogs"], "properties": {
+    "catalogs": {"type": "array", "items": {"$ref": "#/components/schemas/Catalog"}}}},
+  "CreateCatalogRequest": {"type": "object", "required": ["catalog"], "properties": {
+    "catalog": {"$ref": "#/components/schemas/Catalog"}}},
+  "UpdateCatalogRequest": {"type": "object", "properties": {
+    "currentEntityVersion": {"type": "integer"},
+    "properties": {"$ref": "#/components/schemas/Properties"},
+    "storageConfigInfo": {"$ref": "#/components/schemas/StorageConfigInfo"}}},
+  "Principal": {"type": "object", "required": ["name"], "properties": {
+    "name": {"type": "string"}, "clientId": {"type": "string"},
+    "properties": {"$ref": "#/components/schemas/Properties"},
+    "createTimestamp": {"type": "integer", "format": "int64"},
+    "lastUpdateTimestamp": {"type": "integer", "format": "int64"},
+    "entityVersion": {"type": "integer"}}},
+  "Principals": {"type": "object", "required": ["principals"], "properties": {
+    "principals": {"type": "array", "items": {"$ref": "#/components/schemas/Principal"}}}},
+  "CreatePrincipalRequest": {"type": "object", "required": ["principal"], "properties": {
+    "principal": {"$ref": "#/components/schemas/Principal"},
+    "credentialRotationRequired": {"type": "boolean"}}},
+  "PrincipalWithCredentials": {"type": "object", "required": ["principal", "credentials"], "properties": {
+    "principal": {"$ref": "#/components/schemas/Principal"},
+    "credentials": {"type": "object", "required": ["clientId", "clientSecret"], "properties": {
+      "clientId": {"type": "string"}, "clientSecret": {"type": "string"}}}}},
+  "ResetPrincipalRequest": {"type": "object", "properties": {
+    "clientId": {"type": "string"}, "clientSecret": {"type": "string"}}},
+  "UpdatePropertiesRequest": {"type": "object", "required": ["currentEntityVersion", "properties"], "properties": {
+    "currentEntityVersion": {"type": "integer"},
+    "properties": {"$ref": "#/components/schemas/Properties"}}},
+  "PrincipalRole": {"type": "object", "required": ["name"], "properties": {
+    "name": {"type": "string"}, "federated": {"type": "boolean"},
+    "properties": {"$ref": "#/components/schemas/Properties"},
+    "createTimestamp": {"type": "integer", "format": "int64"},
+    "lastUpdateTimestamp": {"type": "integer", "format": "int64"},
+    "entityVersion": {"type": "integer"}}},
+  "PrincipalRoles": {"type": "object", "required": ["roles"], "properties": {
+    "roles": {"type": "array", "items": {"$ref": "#/components/schemas/PrincipalRole"}}}},
+  "CreatePrincipalRoleRequest": {"type": "object", "required": ["principalRole"], "properties": {
+    "principalRole": {"$ref": "#/components/schemas/PrincipalRole"}}},
+  "GrantPrincipalRoleRequest": {"type": "object", "required": ["principalRole"], "properties": {
+    "principalRole": {"$ref": "#/components/schemas/PrincipalRole"}}},
+  "CatalogRole": {"type": "object", "required": ["name"], "properties": {
+    "name": {"type": "string"}, "properties": {"$ref": "#/components/schemas/Properties"},
+    "createTimestamp": {"type": "integer", "format": "int64"},
+    "lastUpdateTimestamp": {"type": "integer", "format": "int64"},
+    "entityVersion": {"type": "integer"}}},
+  "CatalogRoles": {"type": "object", "required": ["roles"], "properties": {
+    "roles": {"type": "array", "items": {"$ref": "#/components/schemas/CatalogRole"}}}},
+  "CreateCatalogRoleRequest": {"type": "object", "required": ["catalogRole"], "properties": {
+    "catalogRole": {"$ref": "#/components/schemas/CatalogRole"}}},
+  "GrantCatalogRoleRequest": {"type": "object", "required": ["catalogRole"], "properties": {
+    "catalogRole": {"$ref": "#/components/schemas/CatalogRole"}}},
+  "GrantResource": {"type": "object", "required": ["type", "privilege"], "properties": {
+    "type": {"type": "string", "enum": ["catalog", "namespace", "table", "view"]},
+    "namespace": {"$ref": "#/components/schemas/Namespace"},
+    "tableName": {"type": "string"}, "viewName": {"type": "string"},
+    "privilege": {"type": "string"}}},
+  "GrantResources": {"type": "object", "required": ["grants"], "properties": {
+    "grants": {"type": "array", "items": {"$ref": "#/components/schemas/GrantResource"}}}},
+  "AddGrantRequest": {"type": "object", "required": ["grant"], "properties": {
+    "grant": {"$ref": "#/components/schemas/GrantResource"}}},
+  "RevokeGrantRequest": {"type": "object", "required": ["grant"], "properties": {
+    "grant": {"$ref": "#/components/schemas/GrantResource"}}},
+  "AuditPage": {"type": "object", "required": ["entries", "next"], "properties": {
+    "entries": {"type": "array", "items": {"type": "object"}},
+    "next": {"type": "integer", "format": "int64", "nullable": true,
+             "description": "afterId for the next page; null on the last"}}}
+}
+})json";
+
+}  // namespace
+
+boost::json::object OpenApiComponents() {
+  static const boost::json::object components = boost::json::parse(kComponents).as_object();
+  return components;
+}
+
+}  // namespace firn::rest

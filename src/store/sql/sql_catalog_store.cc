@@ -1,0 +1,587 @@
+#include "store/sql/sql_catalog_store.h"
+
+#include <optional>
+#include <set>
+#include <span>
+#include <utility>
+
+#include "common/clock.h"
+#include "common/macros.h"
+#include "store/idempotency_codec.h"
+#include "store/sql/sql_access_ops.h"
+#include "store/sql/sql_location_ops.h"
+#include "store/sql/sql_statements.h"
+#include "store/store_errors.h"
+#include "store/store_keys.h"
+
+namespace firn::store {
+namespace {
+
+using sql::ReadMode;
+using sql::Row;
+using sql::Session;
+using sql::WriteMode;
+
+constexpr std::string_view KindText(ObjectKind kind) {
+  return kind == ObjectKind::kTable ? "table" : "view";
+}
+
+ObjectKind KindFromText(std::string_view text) {
+  return text == "view" ? ObjectKind::kView : ObjectKind::kTable;
+}
+
+// One extra row tells whether another page exists.
+int64_t SqlLimit(const std::optional<int64_t>& size) { return size ? *size + 1 : sql::kNoLimit; }
+
+template <typename T>
+Page<T> FinishPage(std::vector<T> items, const std::vector<std::string>& keys,
+                   const std::optional<int64_t>& size) {
+  Page<T> page;
+  if (size && static_cast<int64_t>(items.size()) > *size) {
+    items.resize(*size);
+    page.next_token = EncodePageToken(keys[*size - 1]);
+  }
+  page.items = std::move(items);
+  return page;
+}
+
+struct ExistingObject {
+  ObjectKind kind;
+  std::string location;
+};
+
+Result<bool> NamespaceExists(Session& s, const CatalogScope& scope, const std::string& key,
+                             std::string_view query = sql::kNamespaceExists) {
+  return s.Exists(query, {scope.realm, scope.catalog, key});
+}
+
+Status RequireNamespace(Session& s, const CatalogScope& scope, const Namespace& ns,
+                        std::string_view query = sql::kNamespaceExists) {
+  FIRN_ASSIGN_OR_RETURN(bool exists, NamespaceExists(s, scope, NamespaceKey(ns), query));
+  if (!exists) return Fail(NoSuchNamespaceError(ns));
+  return Ok();
+}
+
+// A namespace's properties; found = false when it does not exist.
+Status LoadProperties(Session& s, const CatalogScope& scope, const Namespace& ns,
+                      Properties& props, bool& found) {
+  props.clear();
+  found = false;
+  return s.Query(sql::kLoadNamespace, {scope.realm, scope.catalog, NamespaceKey(ns)},
+                 [&](const Row& row) -> Status {
+                   found = true;
+                   if (!row.IsNull(0)) {
+                     props.emplace(std::string(row.Text(0)), std::string(row.Text(1)));
+                   }
+                   return Ok();
+                 });
+}
+
+Result<std::optional<ExistingObject>> FindObject(Session& s, const CatalogScope& scope,
+                                                 const Identifier& id,
+                                                 std::string_view query = sql::kFindObject) {
+  std::optional<ExistingObject> found;
+  FIRN_RETURN_IF_ERROR(s.Query(query, {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name},
+                               [&](const Row& row) -> Status {
+                                 found = ExistingObject{KindFromText(row.Text(0)),
+                                                        std::string(row.Text(1))};
+                                 return Ok();
+                               }));
+  return found;
+}
+
+// Inside a transaction. A concurrent insert of the same name fails with a unique violation:
+// the backend reruns the transaction and FindObject then reports the winner.
+Status InsertObject(Session& s, const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                    const std::string& location) {
+  FIRN_RETURN_IF_ERROR(RequireNamespace(
+      s, scope, id.ns, sql::Pick(s, sql::kNamespaceExists, sql::kNamespaceKeyShare)));
+  FIRN_ASSIGN_OR_RETURN(auto existing, FindObject(s, scope, id));
+  if (existing) return Fail(ObjectExistsError(id, kind, existing->kind));
+  return s.Run(sql::kInsertObject, {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name,
+                                    KindText(kind), location, NowMillis()});
+}
+
+Result<ObjectPointer> CasPointer(Session& s, const CatalogScope& scope, const Identifier& id,
+                                 ObjectKind kind, const std::string& expected,
+                                 const std::string& next) {
+  std::optional<int64_t> version;
+  FIRN_RETURN_IF_ERROR(s.Exec(sql::kSwapPointer,
+                              {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name,
+                               KindText(kind), next, expected, NowMillis()},
+                              [&](const Row& row) -> Status {
+                                version = row.Int(0);
+                                return Ok();
+                              }));
+  if (version) return ObjectPointer{next, *version};
+  // Nothing matched: say why.
+  FIRN_ASSIGN_OR_RETURN(auto existing, FindObject(s, scope, id));
+  if (!existing || existing->kind != kind) return Fail(NoSuchObjectError(id, kind));
+  return Fail(PointerMovedError(id, kind, expected, existing->location));
+}
+
+LocationOwner OwnerOf(const CatalogScope& scope, const Identifier& id, ObjectKind kind) {
+  return {scope.realm, scope.catalog,
+          kind == ObjectKind::kTable ? LocationOwnerKind::kTable : LocationOwnerKind::kView,
+          id.ns, id.name};
+}
+
+LocationOwner OwnerOf(const CatalogScope& scope, const Namespace& ns) {
+  return {scope.realm, scope.catalog, LocationOwnerKind::kNamespace, ns, ""};
+}
+
+std::span<const AuditEntry> Audits(const AuditEntry* audit) {
+  return audit ? std::span<const AuditEntry>(audit, 1) : std::span<const AuditEntry>();
+}
+
+class SqlCatalogStore final : public CatalogStore {
+ public:
+  explicit SqlCatalogStore(std::unique_ptr<sql::Runner> runner) : runner_(std::move(runner)) {}
+
+  Status CreateNamespace(const CatalogScope& scope, const Namespace& ns, const Properties& props,
+                         const AuditEntry* audit = nullptr,
+                         const LocationClaim* claim = nullptr) override {
+    FIRN_RETURN_IF_ERROR(ValidateNamespaceForCreate(ns));
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      if (ns.size() > 1) {
+        FIRN_ASSIGN_OR_RETURN(
+            bool parent, NamespaceExists(s, scope, ParentKey(ns),
+                                         sql::Pick(s, sql::kNamespaceExists,
+                                                   sql::kNamespaceKeyShare)));
+        if (!parent) return Fail(NoSuchParentNamespaceError(ns));
+      }
+      const std::string key = NamespaceKey(ns);
+      FIRN_ASSIGN_OR_RETURN(bool exists, NamespaceExists(s, scope, key));
+      if (exists) return Fail(NamespaceExistsError(ns));
+      FIRN_RETURN_IF_ERROR(s.Run(sql::kInsertNamespace, {scope.realm, scope.catalog, key,
+                                                         ParentKey(ns), NowMillis()}));
+      for (const auto& [name, value] : props) {
+        FIRN_RETURN_IF_ERROR(
+            s.Run(sql::kUpsertProperty, {scope.realm, scope.catalog, key, name, value}));
+      }
+      if (claim) FIRN_RETURN_IF_ERROR(sql::ClaimLocations(s, OwnerOf(scope, ns), *claim));
+      return Ok();
+    });
+  }
+
+  Result<Properties> LoadNamespace(const CatalogScope& scope, const Namespace& ns) override {
+    Properties props;
+    bool found = false;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) {
+      return LoadProperties(s, scope, ns, props, found);
+    }));
+    if (!found) return Fail(NoSuchNamespaceError(ns));
+    return props;
+  }
+
+  Result<Page<Namespace>> ListNamespaces(const CatalogScope& scope, const Namespace& parent,
+                                         const PageRequest& page) override {
+    FIRN_RETURN_IF_ERROR(CheckPageSize(page.size));
+    FIRN_ASSIGN_OR_RETURN(auto after, DecodePageToken(page.token));
+    std::vector<std::string> keys;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSnapshot, [&](Session& s) -> Status {
+      keys.clear();
+      if (!parent.empty()) FIRN_RETURN_IF_ERROR(RequireNamespace(s, scope, parent));
+      return s.Query(sql::kListNamespaces,
+                     {scope.realm, scope.catalog, NamespaceKey(parent), after.value_or(""),
+                      SqlLimit(page.size)},
+                     [&](const Row& row) -> Status {
+                       keys.emplace_back(row.Text(0));
+                       return Ok();
+                     });
+    }));
+    std::vector<Namespace> items;
+    items.reserve(keys.size());
+    for (const std::string& key : keys) items.push_back(NamespaceFromKey(key));
+    return FinishPage(std::move(items), keys, page.size);
+  }
+
+  Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
+                       const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      const std::string key = NamespaceKey(ns);
+      // FOR UPDATE waits for writers holding KEY SHARE on it (creates inside it), so the
+      // emptiness checks below see what they created.
+      FIRN_RETURN_IF_ERROR(RequireNamespace(
+          s, scope, ns, sql::Pick(s, sql::kNamespaceExists, sql::kNamespaceForUpdate)));
+      for (std::string_view check : {sql::kHasObject, sql::kHasChildNamespace}) {
+        FIRN_ASSIGN_OR_RETURN(bool used, s.Exists(check, {scope.realm, scope.catalog, key}));
+        if (used) return Fail(NamespaceNotEmptyError(ns));
+      }
+      FIRN_RETURN_IF_ERROR(sql::ReleaseLocations(s, OwnerOf(scope, ns)));
+      return s.Run(sql::kDeleteNamespace, {scope.realm, scope.catalog, key});
+    });
+  }
+
+  Result<PropertiesUpdateResult> UpdateNamespaceProperties(
+      const CatalogScope& scope, const Namespace& ns, const std::vector<std::string>& removals,
+      const Properties& updates, const AuditEntry* audit = nullptr,
+      const PropertiesCheck* check = nullptr, const LocationClaim* claim = nullptr) override {
+    PropertiesUpdateResult result;
+    FIRN_RETURN_IF_ERROR(Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      result = {};
+      const std::string key = NamespaceKey(ns);
+      FIRN_RETURN_IF_ERROR(RequireNamespace(
+          s, scope, ns, sql::Pick(s, sql::kNamespaceExists, sql::kNamespaceNoKeyUpdate)));
+      std::set<std::string> seen;
+      for (const auto& name : removals) {
+        if (!seen.insert(name).second) continue;
+        FIRN_ASSIGN_OR_RETURN(int64_t removed, s.Exec(sql::kDeleteProperty,
+                                                      {scope.realm, scope.catalog, key, name}));
+        (removed > 0 ? result.removed : result.missing).push_back(name);
+      }
+      for (const auto& [name, value] : updates) {
+        FIRN_RETURN_IF_ERROR(
+            s.Run(sql::kUpsertProperty, {scope.realm, scope.catalog, key, name, value}));
+        result.updated.push_back(name);
+      }
+      if (check) {  // the namespace's row lock (or the one writer) serialises its updates
+        Properties after;
+        bool found = false;
+        FIRN_RETURN_IF_ERROR(LoadProperties(s, scope, ns, after, found));
+        if (!found) return Fail(NoSuchNamespaceError(ns));
+        FIRN_RETURN_IF_ERROR((*check)(after));
+      }
+      if (claim) FIRN_RETURN_IF_ERROR(sql::ClaimLocations(s, OwnerOf(scope, ns), *claim));
+      return s.Run(sql::kTouchNamespace, {scope.realm, scope.catalog, key, NowMillis()});
+    }));
+    return result;
+  }
+
+  Result<Page<std::string>> ListObjects(const CatalogScope& scope, const Namespace& ns,
+                                        ObjectKind kind, const PageRequest& page) override {
+    FIRN_RETURN_IF_ERROR(CheckPageSize(page.size));
+    FIRN_ASSIGN_OR_RETURN(auto after, DecodePageToken(page.token));
+    std::vector<std::string> names;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSnapshot, [&](Session& s) -> Status {
+      names.clear();
+      FIRN_RETURN_IF_ERROR(RequireNamespace(s, scope, ns));
+      auto add = [&](const Row& row) -> Status {
+        names.emplace_back(row.Text(0));
+        return Ok();
+      };
+      const std::string key = NamespaceKey(ns);
+      if (after) {
+        return s.Query(sql::kListObjectsAfter, {scope.realm, scope.catalog, key, KindText(kind),
+                                                SqlLimit(page.size), *after},
+                       add);
+      }
+      return s.Query(sql::kListObjectsFirst,
+                     {scope.realm, scope.catalog, key, KindText(kind), SqlLimit(page.size)}, add);
+    }));
+    std::vector<std::string> keys = names;
+    return FinishPage(std::move(names), keys, page.size);
+  }
+
+  Result<ObjectPointer> LoadPointer(const CatalogScope& scope, const Identifier& id,
+                                    ObjectKind kind) override {
+    std::optional<ObjectPointer> pointer;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      return s.Query(sql::kLoadPointer,
+                     {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name, KindText(kind)},
+                     [&](const Row& row) -> Status {
+                       pointer = ObjectPointer{std::string(row.Text(0)), row.Int(1)};
+                       return Ok();
+                     });
+    }));
+    // A missing namespace is also "no such table": Java clients rely on it.
+    if (!pointer) return Fail(NoSuchObjectError(id, kind));
+    return std::move(*pointer);
+  }
+
+  Status CreateObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                      const std::string& metadata_location, const AuditEntry* audit = nullptr,
+                      const LocationClaim* claim = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(InsertObject(s, scope, id, kind, metadata_location));
+      if (claim) FIRN_RETURN_IF_ERROR(sql::ClaimLocations(s, OwnerOf(scope, id, kind), *claim));
+      return Ok();
+    });
+  }
+
+  Result<ObjectPointer> SwapPointer(const CatalogScope& scope, const Identifier& id,
+                                    ObjectKind kind, const std::string& expected_location,
+                                    const std::string& new_location,
+                                    const AuditEntry* audit = nullptr,
+                                    const LocationClaim* claim = nullptr) override {
+    // Without an audit row or a claim, one round trip where the backend allows it.
+    ObjectPointer pointer;
+    const WriteMode mode = claim ? WriteMode::kTransaction : WriteMode::kSingle;
+    FIRN_RETURN_IF_ERROR(Write(Audits(audit), mode, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(pointer,
+                            CasPointer(s, scope, id, kind, expected_location, new_location));
+      if (claim) FIRN_RETURN_IF_ERROR(sql::ClaimLocations(s, OwnerOf(scope, id, kind), *claim));
+      return Ok();
+    }));
+    return pointer;
+  }
+
+  Status ReplacePointer(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                        const std::string& new_location, const AuditEntry* audit = nullptr,
+                        const LocationClaim* claim = nullptr) override {
+    const WriteMode mode = claim ? WriteMode::kTransaction : WriteMode::kSingle;
+    return Write(Audits(audit), mode, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kReplacePointer,
+                                   {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name,
+                                    KindText(kind), new_location, NowMillis()}));
+      if (changed == 0) return Fail(NoSuchObjectError(id, kind));
+      if (claim) FIRN_RETURN_IF_ERROR(sql::ClaimLocations(s, OwnerOf(scope, id, kind), *claim));
+      return Ok();
+    });
+  }
+
+  Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                    const AuditEntry* audit = nullptr) override {
+    // The pointer and its location claims go together.
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kDeleteObject, {scope.realm, scope.catalog,
+                                                        NamespaceKey(id.ns), id.name,
+                                                        KindText(kind)}));
+      if (changed == 0) return Fail(NoSuchObjectError(id, kind));
+      return sql::ReleaseLocations(s, OwnerOf(scope, id, kind));
+    });
+  }
+
+  Status RenameObject(const CatalogScope& scope, const Identifier& from, const Identifier& to,
+                      ObjectKind kind, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      // Locking the source makes a concurrent rename or drop of it wait, then see it gone.
+      FIRN_ASSIGN_OR_RETURN(
+          auto source,
+          FindObject(s, scope, from, sql::Pick(s, sql::kFindObject, sql::kFindObjectForUpdate)));
+      if (!source || source->kind != kind) return Fail(NoSuchObjectError(from, kind));
+      FIRN_RETURN_IF_ERROR(RequireNamespace(
+          s, scope, to.ns, sql::Pick(s, sql::kNamespaceExists, sql::kNamespaceKeyShare)));
+      FIRN_ASSIGN_OR_RETURN(auto target, FindObject(s, scope, to));
+      if (target) return Fail(RenameTargetExistsError(from, to, kind, target->kind));
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kRenameObject,
+                                   {scope.realm, scope.catalog, NamespaceKey(from.ns), from.name,
+                                    NamespaceKey(to.ns), to.name, NowMillis()}));
+      if (changed != 1) return Fail(NoSuchObjectError(from, kind));
+      return sql::RenameLocationOwner(s, OwnerOf(scope, from, kind), OwnerOf(scope, to, kind));
+    });
+  }
+
+  Status CommitTransaction(const CatalogScope& scope, const std::vector<PointerSwap>& swaps,
+                           std::span<const AuditEntry> audits = {}) override {
+    return Write(audits, WriteMode::kTransaction, [&](Session& s) -> Status {
+      for (const auto& swap : swaps) {
+        if (swap.expected_location) {
+          FIRN_RETURN_IF_ERROR(CasPointer(s, scope, swap.id, swap.kind, *swap.expected_location,
+                                          swap.new_location));
+        } else {
+          FIRN_RETURN_IF_ERROR(InsertObject(s, scope, swap.id, swap.kind, swap.new_location));
+        }
+        if (swap.claim) {
+          FIRN_RETURN_IF_ERROR(
+              sql::ClaimLocations(s, OwnerOf(scope, swap.id, swap.kind), *swap.claim));
+        }
+      }
+      return Ok();
+    });
+  }
+
+  Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) override {
+    return runner_->Write(WriteMode::kSingle, [&](Session& s) {
+      return s.Run(sql::kInsertMetrics,
+                   {scope.realm, scope.catalog, NamespaceKey(report.table.ns), report.table.name,
+                    report.report_type, report.json,
+                    report.received_ms != 0 ? report.received_ms : NowMillis()});
+    });
+  }
+
+  Result<std::vector<CatalogScope>> ListCatalogScopes() override {
+    std::vector<CatalogScope> scopes;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      scopes.clear();
+      return s.Query(sql::kListCatalogScopes, {}, [&](const Row& row) -> Status {
+        scopes.push_back({std::string(row.Text(0)), std::string(row.Text(1))});
+        return Ok();
+      });
+    }));
+    return scopes;
+  }
+
+  // Location claims.
+  Result<std::optional<LocationConflict>> FindLocationConflict(
+      const LocationOwner& owner, const LocationClaim& claim) override {
+    std::optional<LocationConflict> conflict;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSnapshot, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(conflict, sql::FindConflict(s, owner, claim));
+      return Ok();
+    }));
+    return conflict;
+  }
+
+  Result<std::vector<HeldLocation>> LocationHolders(std::string_view location) override {
+    std::vector<HeldLocation> holders;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(holders, sql::HoldersOf(s, location));
+      return Ok();
+    }));
+    return holders;
+  }
+
+  Status SetLocationClaim(const LocationOwner& owner, const LocationClaim& claim,
+                          bool check) override {
+    return runner_->Write(WriteMode::kTransaction, [&](Session& s) {
+      return sql::ClaimLocations(s, owner, claim, check);
+    });
+  }
+
+  Status RefreshLocationStatistics() override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      if (!s.HasRowLocks()) return Ok();
+      return s.Run(sql::kAnalyzeLocations, {});
+    });
+  }
+
+  Result<std::vector<HeldLocation>> ListLocationClaims() override {
+    std::vector<HeldLocation> claims;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(claims, sql::ListClaims(s));
+      return Ok();
+    }));
+    return claims;
+  }
+
+  Result<std::optional<std::string>> LoadSetting(const std::string& name) override {
+    std::optional<std::string> value;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      return s.Query(sql::kLoadSetting, {name}, [&](const Row& row) -> Status {
+        value = std::string(row.Text(0));
+        return Ok();
+      });
+    }));
+    return value;
+  }
+
+  Status SaveSetting(const std::string& name, const std::string& value) override {
+    return runner_->Write(WriteMode::kIdempotent,
+                          [&](Session& s) { return s.Run(sql::kSaveSetting, {name, value}); });
+  }
+
+  // IdempotencyStore.
+  Result<std::optional<IdempotencyRecord>> LoadIdempotencyRecord(
+      const CatalogScope& scope, const std::string& key) override {
+    std::optional<IdempotencyRecord> record;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      record.reset();
+      return s.Query(sql::kLoadIdempotency, {scope.realm, scope.catalog, key},
+                     [&](const Row& row) -> Status {
+                       IdempotencyRecord r;
+                       r.operation = std::string(row.Text(0));
+                       r.status = static_cast<int>(row.Int(1));
+                       FIRN_ASSIGN_OR_RETURN(r.headers, DecodeHeaders(row.Text(2)));
+                       r.body = std::string(row.Text(3));
+                       r.created_ms = row.Int(4);
+                       record = std::move(r);
+                       return Ok();
+                     });
+    }));
+    return record;
+  }
+
+  Status SaveIdempotencyRecord(const CatalogScope& scope, const std::string& key,
+                               const IdempotencyRecord& record) override {
+    const std::string headers = EncodeHeaders(record.headers);
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) {
+      return s.Run(sql::kSaveIdempotency,
+                   {scope.realm, scope.catalog, key, record.operation, record.status, headers,
+                    record.body, record.created_ms != 0 ? record.created_ms : NowMillis()});
+    });
+  }
+
+  Result<int64_t> DeleteIdempotencyRecordsBefore(int64_t created_before_ms) override {
+    int64_t deleted = 0;
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(deleted, s.Exec(sql::kDeleteIdempotencyBefore, {created_before_ms}));
+      return Ok();
+    }));
+    return deleted;
+  }
+
+  // AccessStore.
+  Result<int64_t> AccessVersion() override {
+    int64_t version = 0;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(version, sql::ReadAccessVersion(s));
+      return Ok();
+    }));
+    return version;
+  }
+
+  Result<AccessRows> LoadAccess() override {
+    AccessRows rows;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(rows, sql::LoadAccessRows(s));
+      return Ok();
+    }));
+    return rows;
+  }
+
+  Result<int64_t> ApplyAccessWrites(const std::vector<AccessWrite>& writes,
+                                    const AuditEntry* audit, int64_t now_ms) override {
+    int64_t version = 0;
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(version, sql::ApplyAccessWrites(s, writes, audit, now_ms));
+      return Ok();
+    }));
+    return version;
+  }
+
+  Status AppendAudit(const AuditEntry& entry) override {
+    return runner_->Write(WriteMode::kSingle,
+                          [&](Session& s) { return sql::InsertAudit(s, entry); });
+  }
+
+  Result<std::vector<AuditEntry>> ListAudit(const AuditFilter& filter) override {
+    std::vector<AuditEntry> entries;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(entries, sql::ListAuditRows(s, filter));
+      return Ok();
+    }));
+    return entries;
+  }
+
+  // An ack is idempotent (the latest wins).
+  Status AckAccessVersion(const InstanceAck& ack) override {
+    return runner_->Write(WriteMode::kIdempotent,
+                          [&](Session& s) { return sql::UpsertInstanceAck(s, ack); });
+  }
+
+  Result<std::vector<InstanceAck>> LiveInstances(int64_t since_ms) override {
+    std::vector<InstanceAck> acks;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(acks, sql::ListLiveInstances(s, since_ms));
+      return Ok();
+    }));
+    return acks;
+  }
+
+ private:
+  // A catalog write with its audit rows: they share one transaction (a single-statement write
+  // is promoted to one) and are appended only when the body succeeds.
+  Status Write(std::span<const AuditEntry> audits, WriteMode mode,
+               FunctionRef<Status(Session&)> body) {
+    if (audits.empty()) return runner_->Write(mode, body);
+    return runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(body(s));
+      for (const auto& audit : audits) FIRN_RETURN_IF_ERROR(sql::InsertAudit(s, audit));
+      return Ok();
+    });
+  }
+
+  std::unique_ptr<sql::Runner> runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<CatalogStore> NewSqlCatalogStore(std::unique_ptr<sql::Runner> runner) {
+  return std::make_unique<SqlCatalogStore>(std::move(runner));
+}
+
+}  // namespace firn::store

@@ -1,0 +1,204 @@
+// Every SQL statement of the catalog and access stores, once, for every backend.
+//
+// Placeholders are $1, $2, … (sql_session.h). Catalog statements bind $1 = realm and
+// $2 = catalog first. Statements with a row-lock clause have a plain twin: a backend without
+// row locks (SQLite: one writer at a time) runs the plain one (see Pick()).
+// Portable SQL only: no AUTOINCREMENT quirks, no JSON functions, LIMIT takes a number
+// (kNoLimit for "all"). The schema they run on: docs/db-schema.md.
+#pragma once
+
+#include <string_view>
+
+#include "store/sql/sql_session.h"
+
+namespace firn::store::sql {
+
+// The locking statement where the backend has row locks, else its plain twin.
+inline std::string_view Pick(const Session& session, std::string_view plain,
+                             std::string_view locking) {
+  return session.HasRowLocks() ? locking : plain;
+}
+
+// ---- namespaces -------------------------------------------------------------------------------
+
+inline constexpr std::string_view kNamespaceExists =
+    "SELECT 1 FROM namespaces WHERE realm = $1 AND catalog = $2 AND ns_key = $3";
+// Taken by writers that depend on a namespace existing; they conflict with DropNamespace's
+// FOR UPDATE, so a namespace cannot vanish under a create, and a drop sees what was created.
+inline constexpr std::string_view kNamespaceKeyShare =
+    "SELECT 1 FROM namespaces WHERE realm = $1 AND catalog = $2 AND ns_key = $3 FOR KEY SHARE";
+inline constexpr std::string_view kNamespaceForUpdate =
+    "SELECT 1 FROM namespaces WHERE realm = $1 AND catalog = $2 AND ns_key = $3 FOR UPDATE";
+inline constexpr std::string_view kNamespaceNoKeyUpdate =
+    "SELECT 1 FROM namespaces WHERE realm = $1 AND catalog = $2 AND ns_key = $3 "
+    "FOR NO KEY UPDATE";
+inline constexpr std::string_view kInsertNamespace =
+    "INSERT INTO namespaces (realm, catalog, ns_key, parent_key, created_ms, updated_ms) "
+    "VALUES ($1, $2, $3, $4, $5, $5)";
+inline constexpr std::string_view kTouchNamespace =
+    "UPDATE namespaces SET updated_ms = $4 WHERE realm = $1 AND catalog = $2 AND ns_key = $3";
+inline constexpr std::string_view kDeleteNamespace =
+    "DELETE FROM namespaces WHERE realm = $1 AND catalog = $2 AND ns_key = $3";
+inline constexpr std::string_view kLoadNamespace =
+    "SELECT p.name, p.value FROM namespaces n LEFT JOIN namespace_properties p "
+    "ON p.realm = n.realm AND p.catalog = n.catalog AND p.ns_key = n.ns_key "
+    "WHERE n.realm = $1 AND n.catalog = $2 AND n.ns_key = $3";
+// Keys are never empty (ValidateNamespaceForCreate), so "" starts from the beginning.
+inline constexpr std::string_view kListNamespaces =
+    "SELECT ns_key FROM namespaces WHERE realm = $1 AND catalog = $2 AND parent_key = $3 "
+    "AND ns_key > $4 ORDER BY ns_key LIMIT $5";
+inline constexpr std::string_view kHasChildNamespace =
+    "SELECT 1 FROM namespaces WHERE realm = $1 AND catalog = $2 AND parent_key = $3 LIMIT 1";
+inline constexpr std::string_view kHasObject =
+    "SELECT 1 FROM objects WHERE realm = $1 AND catalog = $2 AND ns_key = $3 LIMIT 1";
+inline constexpr std::string_view kDeleteProperty =
+    "DELETE FROM namespace_properties "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
+inline constexpr std::string_view kUpsertProperty =
+    "INSERT INTO namespace_properties (realm, catalog, ns_key, name, value) "
+    "VALUES ($1, $2, $3, $4, $5) "
+    "ON CONFLICT (realm, catalog, ns_key, name) DO UPDATE SET value = excluded.value";
+// Objects need their namespace (foreign key), so namespaces name every used scope.
+inline constexpr std::string_view kListCatalogScopes =
+    "SELECT DISTINCT realm, catalog FROM namespaces ORDER BY realm, catalog";
+
+// ---- tables and views -------------------------------------------------------------------------
+
+inline constexpr std::string_view kListObjectsFirst =
+    "SELECT name FROM objects WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND kind = $4 "
+    "ORDER BY name LIMIT $5";
+inline constexpr std::string_view kListObjectsAfter =
+    "SELECT name FROM objects WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND kind = $4 "
+    "AND name > $6 ORDER BY name LIMIT $5";
+// The hot path: one primary-key lookup, no transaction.
+inline constexpr std::string_view kLoadPointer =
+    "SELECT metadata_location, version FROM objects "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kFindObject =
+    "SELECT kind, metadata_location, version FROM objects "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
+inline constexpr std::string_view kFindObjectForUpdate =
+    "SELECT kind, metadata_location, version FROM objects "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 FOR UPDATE";
+inline constexpr std::string_view kInsertObject =
+    "INSERT INTO objects (realm, catalog, ns_key, name, kind, metadata_location, version, "
+    "created_ms, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $7)";
+// Compare-and-swap on the location: 0 rows means missing or moved. Under PostgreSQL's READ
+// COMMITTED a concurrent swap of the same row makes this wait, then re-check the WHERE.
+inline constexpr std::string_view kSwapPointer =
+    "UPDATE objects SET metadata_location = $6, version = version + 1, updated_ms = $8 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5 "
+    "AND metadata_location = $7 RETURNING version";
+inline constexpr std::string_view kReplacePointer =
+    "UPDATE objects SET metadata_location = $6, version = version + 1, updated_ms = $7 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kDeleteObject =
+    "DELETE FROM objects "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kRenameObject =
+    "UPDATE objects SET ns_key = $5, name = $6, updated_ms = $7 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
+inline constexpr std::string_view kInsertMetrics =
+    "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
+    "received_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+// ---- idempotency records ----------------------------------------------------------------------
+
+inline constexpr std::string_view kLoadIdempotency =
+    "SELECT operation, status, headers_json, body, created_ms FROM idempotency_records "
+    "WHERE realm = $1 AND catalog = $2 AND idem_key = $3";
+// The first record for a key wins.
+inline constexpr std::string_view kSaveIdempotency =
+    "INSERT INTO idempotency_records (realm, catalog, idem_key, operation, status, headers_json, "
+    "body, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING";
+inline constexpr std::string_view kDeleteIdempotencyBefore =
+    "DELETE FROM idempotency_records WHERE created_ms < $1";
+
+// ---- access records, audit, instance acknowledgements -----------------------------------------
+
+inline constexpr std::string_view kInsertAudit =
+    "INSERT INTO audit_log (at_ms, realm, catalog, principal, client, request_id, operation, "
+    "object, old_location, new_location, outcome, detail) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+// Access writers take this row lock first, so their checks run one at a time (READ COMMITTED:
+// each later statement sees what the previous holder committed).
+inline constexpr std::string_view kBumpAccessVersion =
+    "UPDATE access_version SET version = version + 1 WHERE id = 1 RETURNING version";
+inline constexpr std::string_view kReadAccessVersion =
+    "SELECT version FROM access_version WHERE id = 1";
+inline constexpr std::string_view kFindRecord =
+    "SELECT entity_version FROM access_records "
+    "WHERE realm = $1 AND kind = $2 AND scope = $3 AND name = $4";
+inline constexpr std::string_view kInsertRecord =
+    "INSERT INTO access_records (realm, kind, scope, name, body, entity_version, created_ms, "
+    "updated_ms) VALUES ($1, $2, $3, $4, $5, 1, $6, $6)";
+inline constexpr std::string_view kUpdateRecord =
+    "UPDATE access_records SET body = $5, entity_version = entity_version + 1, updated_ms = $6 "
+    "WHERE realm = $1 AND kind = $2 AND scope = $3 AND name = $4";
+inline constexpr std::string_view kDeleteRecord =
+    "DELETE FROM access_records WHERE realm = $1 AND kind = $2 AND scope = $3 AND name = $4";
+inline constexpr std::string_view kUpsertRecord =
+    "INSERT INTO access_records (realm, kind, scope, name, body, entity_version, created_ms, "
+    "updated_ms) VALUES ($1, $2, $3, $4, $5, 1, $6, $6) "
+    "ON CONFLICT (realm, kind, scope, name) DO UPDATE SET body = excluded.body, "
+    "entity_version = access_records.entity_version + 1, updated_ms = excluded.updated_ms";
+// The LEFT JOIN returns the version even when there are no records (then one NULL row).
+inline constexpr std::string_view kLoadAccess =
+    "SELECT v.version, r.realm, r.kind, r.scope, r.name, r.body, r.entity_version, "
+    "r.created_ms, r.updated_ms FROM access_version v LEFT JOIN access_records r ON TRUE "
+    "WHERE v.id = 1 ORDER BY r.realm, r.kind, r.scope, r.name";
+inline constexpr std::string_view kUpsertAck =
+    "INSERT INTO instance_acks (instance_id, version, heartbeat_ms) VALUES ($1, $2, $3) "
+    "ON CONFLICT (instance_id) DO UPDATE SET version = excluded.version, "
+    "heartbeat_ms = excluded.heartbeat_ms";
+inline constexpr std::string_view kLiveInstances =
+    "SELECT instance_id, version, heartbeat_ms FROM instance_acks WHERE heartbeat_ms >= $1 "
+    "ORDER BY instance_id";
+
+// ---- location claims (store/location_claims.h) ---------------------------------------------
+
+inline constexpr std::string_view kInsertLocation =
+    "INSERT INTO object_locations (location, realm, catalog, owner_kind, ns_key, name) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+inline constexpr std::string_view kDeleteOwnerLocations =
+    "DELETE FROM object_locations "
+    "WHERE realm = $1 AND catalog = $2 AND owner_kind = $3 AND ns_key = $4 AND name = $5";
+inline constexpr std::string_view kRenameOwnerLocations =
+    "UPDATE object_locations SET ns_key = $6, name = $7 "
+    "WHERE realm = $1 AND catalog = $2 AND owner_kind = $3 AND ns_key = $4 AND name = $5";
+// Claims strictly inside [$1, $2) (location_claims.h LocationDescendantRange) that could conflict:
+// any other owner's (for a table or view) or another catalog's (for a container). One is
+// enough to refuse, so the scan stops at the first.
+inline constexpr std::string_view kLocationInsideOtherOwner =
+    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
+    "WHERE location >= $1 AND location < $2 "
+    "AND NOT (realm = $3 AND catalog = $4 AND owner_kind = $5 AND ns_key = $6 AND name = $7) "
+    "LIMIT 1";
+inline constexpr std::string_view kLocationInsideOtherCatalog =
+    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
+    "WHERE location >= $1 AND location < $2 AND NOT (realm = $3 AND catalog = $4) LIMIT 1";
+inline constexpr std::string_view kListLocations =
+    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
+    "ORDER BY location, realm, catalog, owner_kind, ns_key, name";
+// "SELECT … WHERE location IN ($1, …, $n)": the claims at any of n exact locations (a location
+// and its ancestors). n is 1..kMaxLocationDepth + 1.
+std::string_view LocationsAtStatement(size_t n);
+// PostgreSQL only (Session::HasRowLocks): transaction-scoped advisory locks on a location's hash
+// (1179210318 is "FIRN"). A claim locks its own locations exclusively and their ancestors shared,
+// so two overlapping claims always meet on one lock, whichever instance makes them.
+inline constexpr std::string_view kLockLocation =
+    "SELECT pg_advisory_xact_lock(1179210318, $1)";
+inline constexpr std::string_view kLockLocationShared =
+    "SELECT pg_advisory_xact_lock_shared(1179210318, $1)";
+
+// PostgreSQL only (Session::HasRowLocks): fresh planner statistics for the location index.
+inline constexpr std::string_view kAnalyzeLocations = "ANALYZE object_locations";
+
+// ---- settings ---------------------------------------------------------------------------------
+
+inline constexpr std::string_view kLoadSetting = "SELECT value FROM store_settings WHERE name = $1";
+inline constexpr std::string_view kSaveSetting =
+    "INSERT INTO store_settings (name, value) VALUES ($1, $2) "
+    "ON CONFLICT (name) DO UPDATE SET value = excluded.value";
+
+}  // namespace firn::store::sql
