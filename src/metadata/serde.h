@@ -15,6 +15,11 @@
 
 namespace firn::metadata {
 
+// True when every number in `json` is finite. JSON has no Infinity or NaN, but a literal beyond
+// a double's range (1e309, or 310 digits) parses as infinity and would be written back as
+// `Infinity`, which no reader accepts: every parser of documents and request bodies refuses it.
+bool AllNumbersFinite(const boost::json::value& json);
+
 // Whole documents.
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text);
 Result<TableMetadata> TableMetadataFromJson(const boost::json::value& json);

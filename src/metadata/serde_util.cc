@@ -2,11 +2,13 @@
 
 #include <boost/json/parse.hpp>
 
+#include <cmath>
 #include <limits>
 #include <utility>
 
 #include "common/macros.h"
 #include "common/strings.h"
+#include "metadata/serde.h"
 
 namespace firn::metadata {
 
@@ -196,7 +198,33 @@ Result<json::value> ParseJsonDocument(std::string_view text, std::string_view wh
   if (ec) {
     return Fail(ErrorKind::kBadRequest, "Cannot parse " + std::string(what) + ": invalid JSON");
   }
+  if (!AllNumbersFinite(value)) {
+    return Fail(ErrorKind::kBadRequest,
+                "Cannot parse " + std::string(what) + ": number out of range");
+  }
   return value;
+}
+
+bool AllNumbersFinite(const json::value& root) {
+  std::vector<const json::value*> pending{&root};
+  while (!pending.empty()) {
+    const json::value* v = pending.back();
+    pending.pop_back();
+    switch (v->kind()) {
+      case json::kind::double_:
+        if (!std::isfinite(v->get_double())) return false;
+        break;
+      case json::kind::array:
+        for (const json::value& item : v->get_array()) pending.push_back(&item);
+        break;
+      case json::kind::object:
+        for (const auto& member : v->get_object()) pending.push_back(&member.value());
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
 }
 
 json::object StringObject(const std::map<std::string, std::string>& map) {

@@ -4,6 +4,7 @@
 
 #include "catalog/input_rules.h"
 #include "common/macros.h"
+#include "metadata/serde.h"
 
 namespace firn::rest {
 namespace {
@@ -22,6 +23,9 @@ Result<boost::json::value> ParseJsonBody(std::string_view body) {
   boost::json::value v = boost::json::parse(body, ec, {}, opts);
   if (ec) {
     return Fail(ErrorKind::kBadRequest, "Malformed JSON request body: " + ec.message());
+  }
+  if (!metadata::AllNumbersFinite(v)) {
+    return Fail(ErrorKind::kBadRequest, "Malformed JSON request body: number out of range");
   }
   return v;
 }

@@ -459,3 +459,42 @@ def test_register_of_crafted_files_is_one_400_that_reveals_nothing(server_factor
     status, payload = raw.send("POST", f"{v1}/namespaces/reg/register",
                                {"name": "copy", "metadata-location": table_file})
     assert status == 200, payload[:300]
+
+
+def test_a_number_beyond_double_range_is_refused_and_the_table_stays_readable(world, server):
+    """JSON has no Infinity: a commit carrying 1e309 would write metadata no reader can parse."""
+    raw, ns, _, _ = world
+    table = f"{raw.v1}/namespaces/{ns}/tables/huge"
+    status, payload = raw.send("POST", f"{raw.v1}/namespaces/{ns}/tables",
+                               {"name": "huge", "schema": SCHEMA,
+                                "properties": {"format-version": "3"}})
+    assert status == 200, payload[:300]
+    before = _metadata_location(raw, table)
+    field = '{"id": 2, "name": "d", "required": false, "type": "double", "initial-default": %s}'
+    for number in ("1e309", "-1e309", "9" * 310):
+        body = ('{"updates": [{"action": "add-schema", "schema": {"type": "struct", '
+                '"schema-id": 1, "fields": [{"id": 1, "name": "x", "required": false, '
+                '"type": "long"}, ' + field % number + ']}}]}').encode()
+        status, payload = raw.send("POST", table, body)
+        err = assert_error(status, payload)
+        assert err["message"] == "Malformed JSON request body: number out of range", err
+        assert _metadata_location(raw, table) == before
+    # The same change with a finite default commits and loads back.
+    body = ('{"updates": [{"action": "add-schema", "schema": {"type": "struct", '
+            '"schema-id": 1, "fields": [{"id": 1, "name": "x", "required": false, '
+            '"type": "long"}, ' + field % "1.5e308" + ']}}]}').encode()
+    status, payload = raw.send("POST", table, body)
+    assert status == 200, payload[:300]
+    after = _metadata_location(raw, table)
+    assert after != before
+    text = Path(after.removeprefix("file://")).read_text()
+    assert "Infinity" not in text and "1.5E308" in text.upper()
+    # A metadata file carrying such a number is not registered either.
+    crafted = Path(before.removeprefix("file://")).read_text().replace("{", '{"x": 1e309, ', 1)
+    path = server.catalog_dir / f"{ns}-crafted.metadata.json"
+    path.write_text(crafted)
+    status, payload = raw.send("POST", f"{raw.v1}/namespaces/{ns}/register",
+                               {"name": "crafted", "metadata-location": f"file://{path}"})
+    err = assert_error(status, payload)
+    assert err["message"].startswith("Invalid metadata-location: "), err
+    assert raw.send("GET", f"{raw.v1}/namespaces/{ns}/tables/crafted")[0] == 404

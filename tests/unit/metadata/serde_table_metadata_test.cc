@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "metadata/serde.h"
 #include "support/source_tree.h"
@@ -231,6 +233,30 @@ TEST(TableMetadataSerdeTest, RejectsUnsupportedVersionAndBadJson) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().kind, ErrorKind::kBadRequest);
   EXPECT_EQ(ParseTableMetadata("[]").error().kind, ErrorKind::kBadRequest);
+}
+
+// A literal beyond a double's range parses as infinity and would be written back as `Infinity`,
+// which is not JSON: the document is refused, wherever the number sits (found by fuzzing).
+TEST(TableMetadataSerdeTest, RejectsNumbersBeyondDoubleRange) {
+  const std::string text = Fixture("v2_full.metadata.json");
+  ASSERT_EQ(text.front(), '{');
+  auto with = [&](const std::string& number) {
+    return "{\"x-extra\": [{\"n\": " + number + "}], " + text.substr(1);
+  };
+  ASSERT_TRUE(ParseTableMetadata(with("1.5e308")));
+  for (const std::string& huge :
+       std::vector<std::string>{"1e309", "-1e309", std::string(310, '9')}) {
+    Result<TableMetadata> m = ParseTableMetadata(with(huge));
+    ASSERT_FALSE(m) << huge.substr(0, 8);
+    EXPECT_EQ(m.error().kind, ErrorKind::kBadRequest);
+    EXPECT_EQ(m.error().message, "Cannot parse table metadata: number out of range");
+  }
+}
+
+TEST(TableMetadataSerdeTest, AllNumbersFiniteLooksInsideArraysAndObjects) {
+  EXPECT_TRUE(AllNumbersFinite(json::parse(R"({"a": [1, 2.5, {"b": -1e308}], "c": "1e309"})")));
+  EXPECT_FALSE(AllNumbersFinite(json::parse(R"({"a": [1, 2.5, {"b": [1e309]}]})")));
+  EXPECT_FALSE(AllNumbersFinite(json::parse("-1e400")));
 }
 
 TEST(TableMetadataSerdeTest, ParsesDeeplyNestedSchemas) {

@@ -20,6 +20,16 @@ std::string MessageOf(const Result<const boost::json::value*>& r) {
   return r.error().message;
 }
 
+// Infinity is not JSON: a body whose number overflows a double would reach metadata that no
+// reader could parse again, so it is refused before anything else reads it.
+TEST(JsonFieldsTest, ParseJsonBodyRefusesNumbersBeyondDoubleRange) {
+  ASSERT_TRUE(ParseJsonBody(R"({"updates": [{"initial-default": 1.5e308}]})"));
+  auto huge = ParseJsonBody(R"({"updates": [{"initial-default": 1e309}]})");
+  ASSERT_FALSE(huge);
+  EXPECT_EQ(huge.error().kind, ErrorKind::kBadRequest);
+  EXPECT_EQ(huge.error().message, "Malformed JSON request body: number out of range");
+}
+
 TEST(JsonFieldsTest, RequiredObjectReturnsTheObjectOrNamesTheField) {
   auto body = Body(R"({"schema": {"type": "struct"}, "list": [], "nil": null})");
   auto schema = RequiredObject(body, "schema");
