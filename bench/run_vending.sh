@@ -5,7 +5,7 @@
 #     ROUNDS times (wrk, 1 connection) — the vended load's extra cost is the difference;
 #   * a vending cache miss: loads of COLD fresh tables with the header (each one STS AssumeRole),
 #     against the same loads without it (client-side, keep-alive);
-#   * remote-signing throughput (wrk, 1 and 8 connections).
+#   * remote-signing throughput (wrk, 1 and 8 connections), per table and table-less.
 # Prints numbers; asserts nothing.
 # Usage: bench/run_vending.sh [--duration SECONDS] [--rounds N] [--cold N]
 set -euo pipefail
@@ -111,3 +111,6 @@ export SIGN_URI="$FIRN_S3_ENDPOINT/${LOCATION#s3://}/data/probe.parquet" AUTH="B
 echo "--- remote signing: POST $T/sign, one GET inside the table"
 wrk_run "sign c=1" 1 "$URI$T/sign" -s bench/sign.lua
 wrk_run "sign c=8" 8 "$URI$T/sign" -s bench/sign.lua
+echo "--- remote signing, table-less: POST /v1/aws/s3/sign (the owner found in the location index)"
+wrk_run "sign-anywhere c=1" 1 "$URI/v1/aws/s3/sign" -s bench/sign.lua
+wrk_run "sign-anywhere c=8" 8 "$URI/v1/aws/s3/sign" -s bench/sign.lua

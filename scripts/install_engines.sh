@@ -7,6 +7,9 @@
 #     or install.sh rebuilt the venv.
 #   - Iceberg's Spark runtime and AWS bundle jars: Maven Central through mvn (its repository
 #     in $FIRN_MAVEN_REPO), into $FIRN_SPARK_JARS (default ~/.cache/firn/jars/spark-iceberg-<ver>).
+#   - s3fs and its pinned botocore for PyIceberg's remote-signing mode: pip --target into
+#     $FIRN_PYSIGNER (default ~/.cache/firn/pysigner-<hash of scripts/requirements-signer.txt>),
+#     apart from the venv, whose boto3 needs a newer botocore.
 #   - Java 17 and Maven from apt when missing (Spark 4.0 runs on 17 or 21).
 # Prints nothing on success except timing lines; env: FIRN_ICEBERG_VERSION (default 1.10.1).
 set -euo pipefail
@@ -15,6 +18,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FIRN_ICEBERG_VERSION="${FIRN_ICEBERG_VERSION:-1.10.1}"
 FIRN_SPARK_JARS="${FIRN_SPARK_JARS:-$FIRN_CACHE/jars/spark-iceberg-$FIRN_ICEBERG_VERSION}"
 REQUIREMENTS="$FIRN_ROOT/scripts/requirements-engines.txt"
+SIGNER_REQUIREMENTS="$FIRN_ROOT/scripts/requirements-signer.txt"
+FIRN_PYSIGNER="${FIRN_PYSIGNER:-$FIRN_CACHE/pysigner-$(sha256sum "$SIGNER_REQUIREMENTS" | cut -c1-12)}"
 JAR_ARTIFACTS=(
   "org.apache.iceberg:iceberg-spark-runtime-4.0_2.13:$FIRN_ICEBERG_VERSION"
   "org.apache.iceberg:iceberg-aws-bundle:$FIRN_ICEBERG_VERSION"
@@ -50,6 +55,17 @@ install_pip() {
   printf '%s' "$want" >"$stamp"
 }
 
+install_signer() {
+  [[ -f "$FIRN_PYSIGNER/.complete" ]] && return 0
+  log "installing PyIceberg's signer dependencies into $FIRN_PYSIGNER"
+  local tmp="$FIRN_PYSIGNER.tmp.$$"
+  rm -rf "$tmp"
+  run_quiet "pip install signer" "$FIRN_VENV/bin/pip" install -q --disable-pip-version-check \
+    --no-deps --target "$tmp" -r "$SIGNER_REQUIREMENTS" || { rm -rf "$tmp"; return 1; }
+  touch "$tmp/.complete"
+  rm -rf "$FIRN_PYSIGNER" && mv "$tmp" "$FIRN_PYSIGNER"  # a half-done install never has the name
+}
+
 install_jars() {
   local a name version file tmp
   mkdir -p "$FIRN_SPARK_JARS"
@@ -71,4 +87,5 @@ install_jars() {
 
 timed "install engines: java + maven" install_java
 timed "install engines: pip" install_pip
+timed "install engines: pyiceberg signer" install_signer
 timed "install engines: spark jars" install_jars

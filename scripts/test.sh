@@ -132,6 +132,13 @@ engine_tests() {
   FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh"
 }
 
+# Vended credentials expire at the store and a refresh replaces them: STS's shortest session is
+# 15 minutes, so this waits (idle) beside the other stages.
+expiry_tests() {
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh" -m expiry \
+    --junitxml="$RESULTS_DIR/expiry.xml"
+}
+
 # ---------------------------------------------------------------------------------------------
 # Stages: name, the stages it needs, CPU slots it occupies, how it runs, its function.
 # A stage starts once every stage it needs is ok (a failed or skipped need skips it) and its
@@ -160,6 +167,7 @@ add_stage unit         "build pg s3"                 2 bg     unit_tests
 add_stage scenarios    "build"                       1 bg     scenario_tests
 add_stage asan-build   "install"                     2 bg     build_asan
 add_stage asan-unit    "asan-build pg s3"            2 bg     asan_unit_tests
+add_stage expiry       "build peers s3"              0 bg     expiry_tests
 add_stage engines      "build peers s3"              1 bg     engine_tests
 add_stage conformance  "build peers"                 1 bg     conformance_tests
 add_stage schemathesis "build"                       1 bg     schemathesis_tests

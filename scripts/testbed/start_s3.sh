@@ -3,6 +3,8 @@
 # 127.0.0.1 and writes $FIRN_TESTBED_RUN/s3.env for tests to source:
 #   FIRN_S3_FLAVOR=weed|moto  FIRN_S3_ENDPOINT=http://127.0.0.1:PORT  FIRN_S3_REGION
 #   FIRN_S3_ACCESS_KEY / FIRN_S3_SECRET_KEY (static admin identity for the catalog)
+#   FIRN_S3_TENANT_ACCESS_KEY / FIRN_S3_TENANT_SECRET_KEY (a second identity, weed only: a
+#   catalog's named server-side keys)
 #   FIRN_S3_BUCKET (created, empty)  FIRN_S3_ROLE_ARN (role to AssumeRole for vending)
 #   FIRN_S3_SESSION_POLICY=1|0 (whether session policies are enforced)  FIRN_S3_PID
 # Usage: start_s3.sh [auto|weed|moto]   (default auto: weed if built, else moto)
@@ -78,6 +80,8 @@ export FIRN_S3_ENDPOINT=http://127.0.0.1:$S3_PORT
 export FIRN_S3_REGION=$FIRN_S3_REGION
 export FIRN_S3_ACCESS_KEY=$ACCESS_KEY
 export FIRN_S3_SECRET_KEY=$SECRET_KEY
+export FIRN_S3_TENANT_ACCESS_KEY=${TENANT_ACCESS_KEY:-}
+export FIRN_S3_TENANT_SECRET_KEY=${TENANT_SECRET_KEY:-}
 export FIRN_S3_BUCKET=$FIRN_S3_BUCKET
 export FIRN_S3_ROLE_ARN=$ROLE_ARN
 export FIRN_S3_SESSION_POLICY=$2
@@ -94,9 +98,12 @@ start_weed() {
   rm -rf "$data" && mkdir -p "$data"
   ACCESS_KEY="${FIRN_S3_ACCESS_KEY:-FIRNCATALOG$(rand_hex 4 | tr a-f A-F)}"
   SECRET_KEY="${FIRN_S3_SECRET_KEY:-$(rand_hex 20)}"
+  TENANT_ACCESS_KEY="FIRNTENANT$(rand_hex 4 | tr a-f A-F)"
+  TENANT_SECRET_KEY="$(rand_hex 20)"
   ROLE_ARN="arn:aws:iam::role/vend"
   local signing; signing="$(python3 -c 'import base64,secrets; print(base64.b64encode(secrets.token_bytes(32)).decode())')"
   sed -e "s|@ACCESS_KEY@|$ACCESS_KEY|" -e "s|@SECRET_KEY@|$SECRET_KEY|" \
+      -e "s|@TENANT_ACCESS_KEY@|$TENANT_ACCESS_KEY|" -e "s|@TENANT_SECRET_KEY@|$TENANT_SECRET_KEY|" \
       -e "s|@SIGNING_KEY_B64@|$signing|" -e "s|@BUCKET@|$FIRN_S3_BUCKET|g" \
       "$HERE/seaweed.json" >"$data/s3.json"
   chmod 600 "$data/s3.json"

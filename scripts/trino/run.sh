@@ -4,8 +4,12 @@
 # loopback ports, runs SHOW SCHEMAS / CREATE SCHEMA / CREATE TABLE / INSERT / SELECT through the
 # Trino CLI, prints PASS/FAIL per step with timings, and stops only the processes it started.
 # Exit: 0 when every step passes, 1 otherwise. Not part of CI (2-3 GB RSS, ~30 s start).
+#   scripts/trino/run.sh            file:// warehouse (scenarios A and B)
+#   scripts/trino/run.sh --vended   s3:// warehouse on the S3 test bed (SeaweedFS with STS):
+#                                   Trino holds no storage key and works on vended credentials
 # Env: TRINO_VERSION (default 476), FIRN_BIN (default build/release/src/cli/firn),
-#      JAVA_HOME (default /usr/lib/jvm/temurin-25-jdk-amd64), KEEP_TMP=1 keeps the temp dir.
+#      JAVA_HOME (default /usr/lib/jvm/temurin-25-jdk-amd64), KEEP_TMP=1 keeps the temp dir,
+#      FIRN_TESTBED_RUN (--vended: use the store it describes instead of starting one).
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +24,9 @@ JAVA="$JAVA_HOME/bin/java"
 log() { printf '[trino-run] %s\n' "$*" >&2; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+MODE=file
+[[ "${1:-}" == --vended ]] && MODE=vended
+
 [[ -x "$FIRN_BIN" ]] || { log "firn binary not found at $FIRN_BIN (build it or set FIRN_BIN)"; exit 1; }
 [[ -x "$JAVA" ]] || { log "Java not found at $JAVA"; exit 1; }
 "$HERE/install.sh" || { log "install failed"; exit 1; }
@@ -29,6 +36,7 @@ FIRN_PORT="${FIRN_PORT:-$(free_port)}"
 TRINO_PORT="$(free_port)"
 FIRN_PID=""
 TRINO_PID=""
+STARTED_S3=""
 
 cleanup() {
   # Stop only what this script started, by PID.
@@ -41,6 +49,7 @@ cleanup() {
     kill "$FIRN_PID" 2>/dev/null
     wait "$FIRN_PID" 2>/dev/null
   fi
+  if [[ -n "$STARTED_S3" ]]; then FIRN_TESTBED_RUN="$STARTED_S3" "$ROOT/scripts/testbed/stop_s3.sh" || true; fi
   if [[ "${KEEP_TMP:-0}" == 1 ]]; then log "kept $TMP"; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
@@ -56,10 +65,30 @@ report() {
   fi
 }
 
+# --- the S3 test bed (--vended) --------------------------------------------------------------
+FIRN_ARGS=()
+if [[ $MODE == vended ]]; then
+  if [[ -z "${FIRN_TESTBED_RUN:-}" || ! -f "${FIRN_TESTBED_RUN}/s3.env" ]]; then
+    export FIRN_TESTBED_RUN="$TMP/testbed"
+    "$ROOT/scripts/testbed/start_s3.sh" weed >/dev/null || { log "cannot start SeaweedFS"; exit 1; }
+    STARTED_S3="$FIRN_TESTBED_RUN"
+  fi
+  # shellcheck disable=SC1091
+  source "$FIRN_TESTBED_RUN/s3.env"
+  S3_WAREHOUSE="s3://$FIRN_S3_BUCKET/trino-$$"
+  FIRN_ARGS=(--warehouse "$S3_WAREHOUSE" --s3-endpoint "$FIRN_S3_ENDPOINT" --s3-region "$FIRN_S3_REGION"
+             --s3-access-key-id "$FIRN_S3_ACCESS_KEY" --s3-role-arn "$FIRN_S3_ROLE_ARN"
+             --vended-credentials-seconds 900)
+  export FIRN_S3_SECRET_ACCESS_KEY="$FIRN_S3_SECRET_KEY"
+fi
+
 # --- Firn -------------------------------------------------------------------------------
 t0=$(now_s)
 mkdir -p "$TMP/firn"
-"$FIRN_BIN" serve --data-dir "$TMP/firn" --listen "127.0.0.1:$FIRN_PORT" --log-level debug >"$TMP/firn.log" 2>&1 &
+# The store's keys stay with Firn: Trino's environment never has them.
+"$FIRN_BIN" serve --data-dir "$TMP/firn" --listen "127.0.0.1:$FIRN_PORT" --log-level debug "${FIRN_ARGS[@]}" >"$TMP/firn.log" 2>&1 &
+SECRET_TO_CHECK="${FIRN_S3_SECRET_KEY:-}"
+unset FIRN_S3_SECRET_ACCESS_KEY FIRN_S3_SECRET_KEY FIRN_S3_ACCESS_KEY
 FIRN_PID=$!
 rc=1
 for _ in $(seq 1 100); do
@@ -98,13 +127,30 @@ io.trino=INFO
 PROPS
 # Firn hands out file:// table locations; Trino's native local file system accepts the
 # 'file' and 'local' schemes and resolves paths under local.location, so the root is '/'.
-cat >"$ETC/catalog/iceberg.properties" <<PROPS
+if [[ $MODE == vended ]]; then
+  # Vended credentials: Trino asks for them (X-Iceberg-Access-Delegation) and uses them for
+  # every file of the table. It takes the endpoint, region and addressing from its own catalog
+  # properties, not from the table's config, so `s3.endpoint` must name the endpoint Firn tells
+  # clients (s3-client-endpoint / the profile's `endpoint`). No key anywhere.
+  cat >"$ETC/catalog/iceberg.properties" <<PROPS
+connector.name=iceberg
+iceberg.catalog.type=rest
+iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
+iceberg.rest-catalog.vended-credentials-enabled=true
+fs.native-s3.enabled=true
+s3.endpoint=$FIRN_S3_ENDPOINT
+s3.region=$FIRN_S3_REGION
+s3.path-style-access=true
+PROPS
+else
+  cat >"$ETC/catalog/iceberg.properties" <<PROPS
 connector.name=iceberg
 iceberg.catalog.type=rest
 iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
 fs.native-local.enabled=true
 local.location=/
 PROPS
+fi
 
 # --- Trino start --------------------------------------------------------------------------
 t0=$(now_s)
@@ -145,6 +191,30 @@ step() {
   fi
   report "$name" "$rc" "$t0" "$(echo "$OUT" | tail -n 3 | tr '\n' ' ')"
 }
+
+if [[ $MODE == vended ]]; then
+  # Scenario V: Firn places the tables; Trino writes and reads them on vended credentials.
+  V="firn_trino_v_$$"
+  step "V CREATE SCHEMA"       "CREATE SCHEMA iceberg.$V"
+  step "V CREATE TABLE"        "CREATE TABLE iceberg.$V.t (id BIGINT, name VARCHAR)"
+  step "V INSERT"              "INSERT INTO iceberg.$V.t VALUES (1, 'one'), (2, 'two')"
+  step "V SELECT rows"         "SELECT id, name FROM iceberg.$V.t ORDER BY id" $'"1","one"\n"2","two"'
+  step "V INSERT (2nd commit)" "INSERT INTO iceberg.$V.t VALUES (3, 'three')"
+  step "V SELECT count/sum"    "SELECT count(*), sum(id) FROM iceberg.$V.t" '"3","6"'
+  step "V CTAS"                "CREATE TABLE iceberg.$V.t2 AS SELECT id * 10 AS x FROM iceberg.$V.t"
+  step "V SELECT CTAS"         "SELECT sum(x) FROM iceberg.$V.t2" '"60"'
+  step "V DROP TABLE t2"       "DROP TABLE iceberg.$V.t2"
+  step "V DROP TABLE"          "DROP TABLE iceberg.$V.t"
+  step "V DROP SCHEMA"         "DROP SCHEMA iceberg.$V"
+  if grep -qF "$SECRET_TO_CHECK" "$TMP/firn.log" || grep -q 's3.session-token":"[^"]' "$TMP/firn.log"; then
+    report "no secret in firn's log" 1 "$(now_s)"
+  else
+    report "no secret in firn's log" 0 "$(now_s)"
+  fi
+  echo "$PASSES passed, $FAILS failed"
+  if [[ $FAILS -ne 0 ]]; then KEEP_TMP=1; exit 1; fi
+  exit 0
+fi
 
 WH="file://$TMP/firn/warehouse"
 # Scenario A: schema created with an explicit location. Trino then picks a unique table location

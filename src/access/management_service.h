@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +63,9 @@ struct ManagementOptions {
   // Every catalog's base and allowed locations must lie inside one of these (normalised;
   // docs/storage.md). Empty = unrestricted (tests).
   std::vector<std::string> storage_roots;
+  // The server-side S3 key sets a storage profile may name (`storageName`; the server's
+  // s3-key-sets). A profile naming another is refused with 400.
+  std::set<std::string> storage_names;
 };
 
 // Management view of a principal (never carries secret hashes).

@@ -46,7 +46,7 @@ json::object PropertiesJson(const Properties& p) {
   return o;
 }
 
-Status ValidateStorage(const json::value* v) {
+Status ValidateStorage(const json::value* v, const std::set<std::string>& storage_names) {
   if (!v || !v->is_object()) {
     return Fail(ErrorKind::kBadRequest, "Invalid catalog: 'storageConfigInfo' is required");
   }
@@ -101,6 +101,14 @@ Status ValidateStorage(const json::value* v) {
                                                 " must be http(s)://host[:port]");
       }
     }
+  }
+  if (const json::value* n = s.if_contains("storageName");
+      n && n->is_string() && !n->as_string().empty() &&
+      !storage_names.contains(std::string(n->as_string()))) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid catalog: storageConfigInfo.storageName '" +
+                    std::string(n->as_string()) +
+                    "' names no server-side key set of this server (s3-key-sets)");
   }
   if (const json::value* a = s.if_contains("allowedLocations"); a && !a->is_null()) {
     if (!a->is_array()) {
@@ -217,7 +225,7 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
     return Fail(ErrorKind::kBadRequest,
                 "Invalid catalog: properties.default-base-location is required");
   }
-  FIRN_RETURN_IF_ERROR(ValidateStorage(body.if_contains("storageConfigInfo")));
+  FIRN_RETURN_IF_ERROR(ValidateStorage(body.if_contains("storageConfigInfo"), options_.storage_names));
   std::string body_json = json::serialize(body);
   FIRN_ASSIGN_OR_RETURN(catalog::CatalogInfo info, CatalogInfoFromBody(name, body_json));
   // Inside the operator's storage roots and apart from every other catalog, in every realm.
@@ -309,7 +317,7 @@ Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& c
   }
   if (update.storage_config_info) {
     json::value storage = *update.storage_config_info;
-    FIRN_RETURN_IF_ERROR(ValidateStorage(&storage));
+    FIRN_RETURN_IF_ERROR(ValidateStorage(&storage, options_.storage_names));
     std::string_view old_type = StorageType(body);
     std::string_view new_type = storage.as_object().at("storageType").as_string();
     if (!old_type.empty() && old_type != new_type) {

@@ -140,8 +140,13 @@ int RunServer(ServerConfig config) {
   catalogs.SetStorageRoots(*roots);
   catalog::CatalogService service(store, std::move(*objects), catalogs, catalog::CommitOptions{},
                                   MakeInputLimits(config));
-  if (auto vending = VendingSettingsOf(config)) {
-    service.SetCredentialVendor(std::make_shared<catalog::CredentialVendor>(std::move(*vending)));
+  auto vending = VendingSettingsOf(config);
+  if (!vending) return fail(vending.error());
+  std::set<std::string> storage_names;
+  if (*vending) {
+    for (const auto& [name, keys] : (*vending)->key_sets) storage_names.insert(name);
+    service.SetCredentialVendor(
+        std::make_shared<catalog::CredentialVendor>(std::move(**vending)));
   }
 
   // Identity: the KEK that seals the signing keys (refuse a wrong one), bootstrap on first
@@ -157,6 +162,7 @@ int RunServer(ServerConfig config) {
   if (auto st = tokens.status(); !st) return fail(st.error());
   access::ManagementOptions management_options;
   management_options.storage_roots = *roots;
+  management_options.storage_names = std::move(storage_names);
   access::ManagementService management(*store, *store, access_state, management_options);
   if (!config.auth) {
     spdlog::warn(R"("msg":"authentication is OFF: every request is allowed")");

@@ -130,6 +130,7 @@ const std::map<std::string, Setter>& Setters() {
       {"vended_credentials_seconds",
        IntSetter("vended_credentials_seconds", &ServerConfig::vended_credentials_seconds, 900)},
       {"vending_strict", BoolSetter("vending_strict", &ServerConfig::vending_strict)},
+      {"s3_key_sets", StringSetter(&ServerConfig::s3_key_sets)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},

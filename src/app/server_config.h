@@ -58,6 +58,11 @@ struct ServerConfig {
   // A client that asked for vended credentials where none can be vended gets 400 (Polaris's
   // answer) instead of its table without credentials and a warning header.
   bool vending_strict = false;
+  // Named server-side S3 key sets a catalog's storage profile refers to by `storageName`
+  // (docs/vending.md, "Server-side keys"): "name=/path/to/keys,name2=/path2", each file holding
+  // `access_key_id = …`, `secret_access_key = …` and optionally `session_token = …`. The keys
+  // never enter the database or the API; every instance must configure the same names.
+  std::string s3_key_sets;
 
   // Identity (docs/auth.md). auth: "on" (default) or "off" (FIRN_AUTH=off: no checks at all).
   bool auth = true;

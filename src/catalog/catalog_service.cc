@@ -66,11 +66,11 @@ Result<store::Page<std::string>> CatalogService::ListTables(const RequestContext
 }
 
 Result<std::shared_ptr<const CachedTable>> CatalogService::ReadMetadata(
-    const std::string& location, bool caller_named) {
+    const RequestContext& ctx, const std::string& location, bool caller_named) {
   if (auto hit = cache_.Get(location)) return hit;
   FIRN_ASSIGN_OR_RETURN(
       metadata::TableMetadata parsed,
-      ReadTableMetadataFile(*objects_, location,
+      ReadTableMetadataFile(ObjectsOf(ctx), location,
                             caller_named ? std::optional(limits_.max_metadata_file_bytes)
                                          : std::nullopt));
   auto entry = MakeCachedTable(location, std::move(parsed));
@@ -103,8 +103,8 @@ Result<std::string> CatalogService::DefaultLocation(const RequestContext& ctx,
   return location;
 }
 
-void CatalogService::DeleteQuietly(const std::string& location) {
-  if (auto st = objects_->Delete(location); !st) {
+void CatalogService::DeleteQuietly(const RequestContext& ctx, const std::string& location) {
+  if (auto st = ObjectsOf(ctx).Delete(location); !st) {
     spdlog::warn(R"("msg":"could not delete unreferenced metadata file","file":"{}","error":"{}")",
                  log::Escape(location), log::Escape(st.error().message));
   }
@@ -112,11 +112,12 @@ void CatalogService::DeleteQuietly(const std::string& location) {
 
 // Deletes files an earlier version of `owner` wrote and no longer references (old metadata
 // files): only inside `location`, and only what no other object owns.
-void CatalogService::DeleteOwned(const store::LocationOwner& owner, const std::string& location,
+void CatalogService::DeleteOwned(const RequestContext& ctx, const store::LocationOwner& owner,
+                                 const std::string& location,
                                  const std::vector<std::string>& files) {
   for (const std::string& file : files) {
     if (IsUnder(file, location) && DeletableFor(*store_, owner, file)) {
-      DeleteQuietly(file);
+      DeleteQuietly(ctx, file);
     } else {
       spdlog::warn(R"("msg":"not deleting a file the table does not own","file":"{}")",
                    log::Escape(file));
@@ -170,12 +171,12 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   }
   const std::string file = metadata::NewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
-  FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
+  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kCreateTable, AuditObject(id, ObjectKind::kTable), "", file);
   if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file, &audit, &claim);
       !st) {
-    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
+    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(ctx, file);
     return Fail(st.error());
   }
   auto entry = MakeCachedTable(file, std::move(meta));
@@ -187,12 +188,13 @@ Result<LoadedTable> CatalogService::LoadTable(const RequestContext& ctx, const I
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kLoadTable, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
-  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
   return LoadedTable{ptr.metadata_location, std::move(table)};
 }
 
-Status CatalogService::CheckMetadataFileExists(const LoadedTable& table) {
-  FIRN_ASSIGN_OR_RETURN(bool exists, objects_->Exists(table.metadata_location));
+Status CatalogService::CheckMetadataFileExists(const RequestContext& ctx,
+                                               const LoadedTable& table) {
+  FIRN_ASSIGN_OR_RETURN(bool exists, ObjectsOf(ctx).Exists(table.metadata_location));
   if (!exists) {
     return Fail(ErrorKind::kNotFound,
                 "Failed to open input stream for file: " + table.metadata_location);
@@ -213,7 +215,7 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
   std::shared_ptr<const CachedTable> table;
   if (purge) {
-    auto read = ReadMetadata(ptr.metadata_location);
+    auto read = ReadMetadata(ctx, ptr.metadata_location);
     if (read) {
       table = *read;
     } else {
@@ -229,7 +231,7 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
     // The table's claims are gone with its pointer: a file is purged only when no other table
     // or view (and no other catalog) owns it or a folder above it at the moment of deletion.
     const store::LocationOwner owner = OwnerOf(ctx, id, ObjectKind::kTable);
-    PurgeTableFiles(*objects_, table->metadata, ptr.metadata_location,
+    PurgeTableFiles(ObjectsOf(ctx), table->metadata, ptr.metadata_location,
                     [&](std::string_view file) { return DeletableFor(*store_, owner, file); });
   }
   return Ok();
@@ -264,7 +266,7 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
   }
   // Checked before the read: the catalog reads only files in its own locations.
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
-  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(metadata_location, /*caller_named=*/true));
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, metadata_location, /*caller_named=*/true));
   // The file itself must lie where the table it describes owns (no file borrowed from
   // elsewhere), and the table's location, data and metadata paths must be allowed and owned by
   // nobody else: the same table registered twice, in this catalog or another, is refused.

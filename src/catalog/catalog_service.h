@@ -15,6 +15,7 @@
 #include <boost/json/value.hpp>
 
 #include <map>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,6 +80,15 @@ struct TableAccess {
   std::string warning;  // set when credentials were asked for and none could be vended
 };
 
+// The table a table-less sign request reaches (CatalogService::FindSignOwner).
+struct SignOwner {
+  std::string catalog;
+  Identifier id;
+};
+// The answer of the table-less signer route to an error of SignRequest: refusals and
+// not-found (kForbidden, kNoSuch*) become FindSignOwner's one kForbidden; others pass.
+std::unexpected<Error> SignOwnerRefusal(const Error& error);
+
 struct CreateViewRequest {
   std::string name;
   std::optional<std::string> location;
@@ -130,7 +140,7 @@ class CatalogService {
   Status TableExists(const RequestContext& ctx, const Identifier& id);
   // kNotFound ("Failed to open input stream for file: …") if the table's current metadata
   // file has disappeared from the object store.
-  Status CheckMetadataFileExists(const LoadedTable& table);
+  Status CheckMetadataFileExists(const RequestContext& ctx, const LoadedTable& table);
   Result<LoadedTable> UpdateTable(const RequestContext& ctx, const TableChange& change);
   Status DropTable(const RequestContext& ctx, const Identifier& id, bool purge);
   Status RenameTable(const RequestContext& ctx, const Identifier& from, const Identifier& to);
@@ -168,6 +178,13 @@ class CatalogService {
   Result<std::vector<io::s3::HttpHeader>> SignRequest(const RequestContext& ctx,
                                                       const Identifier& id,
                                                       const io::s3::ClientS3Request& request);
+  // The older signer route (POST /v1/aws/s3/sign) names no table: the one table of the caller's
+  // realm whose locations hold every key `request` touches, from the location index (any
+  // catalog; the route then signs through SignRequest in that catalog). kForbidden, with one
+  // message whatever the reason (no owner, several, the whole bucket), so that the route is no
+  // oracle for where tables live; SignOwnerRefusal maps SignRequest's refusals to the same.
+  Result<SignOwner> FindSignOwner(const RequestContext& ctx,
+                                  const io::s3::ClientS3Request& request);
   // loadCredentials: the table's credentials (TABLE_READ_DATA); kIllegalArgument when none can
   // be vended.
   Result<std::shared_ptr<const VendedCredentials>> LoadCredentials(const RequestContext& ctx,
@@ -194,8 +211,14 @@ class CatalogService {
   struct PreparedCommit;
 
   // `caller_named`: a file named in a register request (catalog/metadata_files.h).
-  Result<std::shared_ptr<const CachedTable>> ReadMetadata(const std::string& location,
+  Result<std::shared_ptr<const CachedTable>> ReadMetadata(const RequestContext& ctx,
+                                                          const std::string& location,
                                                           bool caller_named = false);
+  // The store that reaches the files of ctx's catalog (catalog_storage.cc): the server's own,
+  // or one built for the catalog's storage profile when it names its own internal endpoint,
+  // region, path style or keys (CredentialVendor::ServerConnection), kept for reuse. A profile
+  // the server cannot serve gets a store whose every call fails with that error.
+  io::ObjectStore& ObjectsOf(const RequestContext& ctx);
   // One attempt: check requirements on the current base, apply, write the new file.
   Result<PreparedCommit> PrepareCommit(const RequestContext& ctx, const TableChange& change);
   // The commit protocol with retries, after authorisation (UpdateTable / CommitTransaction).
@@ -207,9 +230,9 @@ class CatalogService {
   // renamed away) still holds that location.
   Result<std::string> DefaultLocation(const RequestContext& ctx, const Identifier& id,
                                       store::ObjectKind kind, const Properties& ns_props);
-  void DeleteQuietly(const std::string& location);
-  void DeleteOwned(const store::LocationOwner& owner, const std::string& location,
-                   const std::vector<std::string>& files);
+  void DeleteQuietly(const RequestContext& ctx, const std::string& location);
+  void DeleteOwned(const RequestContext& ctx, const store::LocationOwner& owner,
+                   const std::string& location, const std::vector<std::string>& files);
   Result<store::LocationClaim> CheckedTableClaim(const RequestContext& ctx,
                                                  const store::LocationOwner& owner,
                                                  const metadata::TableMetadata& meta);
@@ -220,7 +243,7 @@ class CatalogService {
   Result<store::LocationClaim> CheckedViewClaim(const RequestContext& ctx, const Identifier& id,
                                                 const metadata::ViewMetadata& meta);
   Result<std::shared_ptr<const metadata::ViewMetadata>> ReadViewMetadata(
-      const std::string& location, bool caller_named = false);
+      const RequestContext& ctx, const std::string& location, bool caller_named = false);
   // One view commit attempt: check requirements on the current base, apply, write the file.
   struct PreparedViewCommit;
   Result<PreparedViewCommit> PrepareViewCommit(const RequestContext& ctx,
@@ -233,6 +256,9 @@ class CatalogService {
   InputLimits limits_;
   MetadataCache cache_;
   std::shared_ptr<CredentialVendor> vendor_;
+  // Stores of catalogs with their own connection (ObjectsOf), by connection.
+  std::mutex own_stores_mu_;
+  std::map<std::string, std::shared_ptr<io::ObjectStore>> own_stores_;  // own_stores_mu_
 };
 
 }  // namespace firn::catalog

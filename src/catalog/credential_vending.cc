@@ -44,14 +44,41 @@ std::string SessionNameFor(std::string_view principal) {
 struct CredentialVendor::Profile {
   std::string role_arn;
   std::string external_id;
-  std::string region;
   std::string client_endpoint;
-  std::string sts_endpoint;
-  bool path_style = true;
+  io::s3::S3Config sts;  // where STS is called, with which keys, in which region
+  std::string storage_name;
   // Identifies the STS client and, with locations, access and principal, a cache entry.
-  std::string Key() const { return sts_endpoint + "\n" + region + "\n" + role_arn + "\n" +
-                                   external_id; }
+  std::string Key() const {
+    return sts.endpoint + "\n" + sts.region + "\n" + role_arn + "\n" + external_id + "\n" +
+           storage_name;
+  }
 };
+
+bool CredentialVendor::HasOwnConnection(const CatalogInfo& catalog) {
+  const StorageProfile& p = catalog.storage;
+  return !p.InternalEndpoint().empty() || !p.region.empty() || p.path_style_access ||
+         !p.storage_name.empty();
+}
+
+Result<io::s3::S3Config> CredentialVendor::ServerConnection(const CatalogInfo& catalog) const {
+  const StorageProfile& p = catalog.storage;
+  io::s3::S3Config config = settings_.server;
+  if (!p.InternalEndpoint().empty()) config.endpoint = p.InternalEndpoint();
+  if (!p.region.empty()) config.region = p.region;
+  config.path_style_access = p.path_style_access || settings_.server.path_style_access;
+  if (!p.storage_name.empty()) {
+    auto keys = settings_.key_sets.find(p.storage_name);
+    if (keys == settings_.key_sets.end()) {
+      return Fail(ErrorKind::kInternal,
+                  "The storage of catalog '" + catalog.name + "' is not configured here",
+                  "storageName '" + p.storage_name + "' names no s3-key-sets entry");
+    }
+    config.access_key_id = keys->second.access_key_id;
+    config.secret_access_key = keys->second.secret_access_key;
+    config.session_token = keys->second.session_token;
+  }
+  return config;
+}
 
 CredentialVendor::CredentialVendor(VendingSettings settings) : settings_(std::move(settings)) {}
 CredentialVendor::~CredentialVendor() = default;
@@ -64,27 +91,23 @@ Result<CredentialVendor::Profile> CredentialVendor::ProfileOf(const CatalogInfo&
   if (p.sts_unavailable || settings_.sts_unavailable) {
     return Fail(CannotVend("the store of catalog '" + catalog.name + "' has no STS"));
   }
-  if (!p.storage_name.empty()) {
-    return Fail(CannotVend("catalog '" + catalog.name + "' names storage '" + p.storage_name +
-                           "', and named server-side keys are not configured"));
-  }
   Profile out;
   out.role_arn = p.role_arn.empty() ? settings_.role_arn : p.role_arn;
   if (out.role_arn.empty()) {
     return Fail(CannotVend("catalog '" + catalog.name + "' has no role to vend from"));
   }
   out.external_id = p.external_id;
-  out.region = p.region.empty() ? settings_.server.region : p.region;
+  out.storage_name = p.storage_name;
+  FIRN_ASSIGN_OR_RETURN(out.sts, ServerConnection(catalog));
   const std::string& server_endpoint = settings_.server.endpoint;
   out.client_endpoint = !p.endpoint.empty()               ? p.endpoint
                         : !settings_.client_endpoint.empty() ? settings_.client_endpoint
                                                              : server_endpoint;
   // The profile's own STS / internal / client endpoint, in that order; else the server's.
-  out.sts_endpoint = p.StsEndpoint();
-  if (out.sts_endpoint.empty()) {
-    out.sts_endpoint = settings_.sts_endpoint.empty() ? server_endpoint : settings_.sts_endpoint;
+  out.sts.endpoint = p.StsEndpoint();
+  if (out.sts.endpoint.empty()) {
+    out.sts.endpoint = settings_.sts_endpoint.empty() ? server_endpoint : settings_.sts_endpoint;
   }
-  out.path_style = p.path_style_access || settings_.server.path_style_access;
   return out;
 }
 
@@ -112,10 +135,7 @@ Result<io::s3::AwsHttpClient*> CredentialVendor::StsFor(const Profile& profile) 
   std::lock_guard lock(mu_);
   auto it = sts_.find(profile.Key());
   if (it != sts_.end()) return it->second.get();
-  io::s3::S3Config config = settings_.server;
-  config.endpoint = profile.sts_endpoint;
-  config.region = profile.region;
-  auto client = io::s3::AwsHttpClient::Create(std::move(config), "sts");
+  auto client = io::s3::AwsHttpClient::Create(profile.sts, "sts");
   if (!client) {
     return Fail(ErrorKind::kInternal, "The storage token service is not configured",
                 client.error().message);

@@ -11,8 +11,9 @@
 // does the vend fail with kServiceUnavailable.
 //
 // Profiles: a catalog's StorageProfile fields override the server's settings field by field
-// (role, region, endpoints, path style, STS availability). `storage_name` must be empty: named
-// server-side key sets are not configurable yet, so a profile naming one cannot vend.
+// (role, region, endpoints, path style, STS availability); its `storage_name` picks the
+// server-side keys (VendingSettings::key_sets) that sign the STS calls, the remote signatures
+// and the server's own reads and writes of the catalog's files (ServerConnection).
 //
 // Errors: kUnsupportedOperation when this catalog cannot vend at all (not S3, stsUnavailable,
 // no role, STS refused the session policy, a location no policy can confine) — the caller
@@ -36,6 +37,7 @@
 #include "common/result.h"
 #include "io/s3/s3_config.h"
 #include "io/s3/session_policy.h"
+#include "io/s3/sigv4.h"
 
 namespace firn::io::s3 {
 class AwsHttpClient;
@@ -53,6 +55,9 @@ struct VendingSettings {
   bool sts_unavailable = false;
   std::chrono::seconds duration{3600};
   bool strict = false;  // answer 400 when a client asked and nothing can be vended
+  // Named server-side keys (a profile's storageName → keys); the server's own keys above are
+  // used when a profile names none.
+  std::map<std::string, io::s3::Credentials> key_sets;
 };
 
 struct VendedCredentials {
@@ -82,6 +87,15 @@ class CredentialVendor {
                                                         const std::vector<std::string>& locations,
                                                         io::s3::DataAccess access,
                                                         std::string_view principal);
+
+  // How the server itself reaches `catalog`'s store: its own S3 connection with the profile's
+  // internal endpoint (endpointInternal, else endpoint), region and path style, and the keys
+  // its storageName names (the server's keys when it names none). kInternal when it names a
+  // key set this server does not configure (instances configured differently; the management
+  // API refuses unknown names).
+  Result<io::s3::S3Config> ServerConnection(const CatalogInfo& catalog) const;
+  // Whether ServerConnection(catalog) differs from the server's own connection.
+  static bool HasOwnConnection(const CatalogInfo& catalog);
 
   // Cache statistics, for tests and metrics.
   struct Stats {

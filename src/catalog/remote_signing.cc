@@ -1,8 +1,12 @@
-// CatalogService::SignRequest: remote signing of an engine's S3 request for one table
+// CatalogService::SignRequest: remote signing of an engine's S3 request for one table, and
+// FindSignOwner: the table a request of the older table-less signer route reaches
 // (docs/vending.md, "Remote signing"). Part of catalog_service.h.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "catalog/authorization.h"
 #include "catalog/catalog_service.h"
@@ -46,7 +50,60 @@ bool Inside(const std::vector<std::string>& locations, const std::string& bucket
   return false;
 }
 
+// The host of the client-facing endpoint of `config` ("" when it names none: path-style).
+std::string ConfigEndpointHost(const std::map<std::string, std::string>& config) {
+  auto endpoint = config.find("s3.endpoint");
+  return endpoint == config.end() ? "" : EndpointHost(endpoint->second);
+}
+
+// One answer for every reason the table-less signer refuses, so that it tells a caller nothing
+// about which tables exist where.
+std::unexpected<Error> NoSignOwner() {
+  return Fail(ErrorKind::kForbidden,
+              "Cannot sign this request: it lies inside no single table the caller may sign for");
+}
+
 }  // namespace
+
+Result<SignOwner> CatalogService::FindSignOwner(const RequestContext& ctx,
+                                                const io::s3::ClientS3Request& request) {
+  const CatalogInfo& catalog = CatalogOf(ctx, catalogs_);
+  const auto config = vendor_ ? vendor_->ClientConfig(catalog)
+                              : std::map<std::string, std::string>();
+  FIRN_ASSIGN_OR_RETURN(io::s3::SignTarget target,
+                        io::s3::ParseSignTarget(request.uri, ConfigEndpointHost(config)));
+  auto touched = io::s3::TouchedKeys(request, target);
+  if (!touched) return NoSignOwner();
+  std::optional<store::LocationOwner> found;
+  for (const std::string& key : *touched) {
+    std::string_view inside = key;
+    while (inside.ends_with('/')) inside.remove_suffix(1);  // a listing prefix "db/t/data/"
+    if (inside.empty()) return NoSignOwner();              // the whole bucket
+    auto location = NormalizeLocation("s3://" + target.bucket + "/" + std::string(inside));
+    if (!location) return NoSignOwner();
+    FIRN_ASSIGN_OR_RETURN(auto holders, store_->LocationHolders(*location));
+    auto table = std::ranges::find_if(holders, [&](const store::HeldLocation& held) {
+      return held.owner.kind == store::LocationOwnerKind::kTable &&
+             held.owner.realm == ctx.scope.realm;
+    });
+    if (table == holders.end() || (found && !(*found == table->owner))) return NoSignOwner();
+    found = table->owner;
+  }
+  if (!found) return NoSignOwner();
+  return SignOwner{found->catalog, Identifier{found->ns, found->name}};
+}
+
+std::unexpected<Error> SignOwnerRefusal(const Error& error) {
+  switch (error.kind) {
+    case ErrorKind::kForbidden:
+    case ErrorKind::kNoSuchTable:
+    case ErrorKind::kNoSuchNamespace:
+    case ErrorKind::kNoSuchWarehouse:
+      return NoSignOwner();
+    default:
+      return std::unexpected(error);
+  }
+}
 
 Result<std::vector<io::s3::HttpHeader>> CatalogService::SignRequest(
     const RequestContext& ctx, const Identifier& id, const io::s3::ClientS3Request& request) {
@@ -57,7 +114,7 @@ Result<std::vector<io::s3::HttpHeader>> CatalogService::SignRequest(
       id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, store::ObjectKind::kTable));
-  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
   const CatalogInfo& catalog = CatalogOf(ctx, catalogs_);
   const auto config = vendor_ ? vendor_->ClientConfig(catalog)
                               : std::map<std::string, std::string>();
@@ -66,11 +123,8 @@ Result<std::vector<io::s3::HttpHeader>> CatalogService::SignRequest(
                 "Remote signing is not available for table " + FormatIdentifier(id) +
                     ": its catalog is not on S3");
   }
-  auto endpoint = config.find("s3.endpoint");
-  FIRN_ASSIGN_OR_RETURN(
-      io::s3::SignTarget target,
-      io::s3::ParseSignTarget(request.uri,
-                              endpoint == config.end() ? "" : EndpointHost(endpoint->second)));
+  FIRN_ASSIGN_OR_RETURN(io::s3::SignTarget target,
+                        io::s3::ParseSignTarget(request.uri, ConfigEndpointHost(config)));
   auto touched = io::s3::TouchedKeys(request, target);
   if (!touched) {
     // A request on the whole bucket (its policy, ACL, …) is outside every table.
@@ -90,12 +144,11 @@ Result<std::vector<io::s3::HttpHeader>> CatalogService::SignRequest(
                                              FormatIdentifier(id) + "'s locations");
     }
   }
-  const io::s3::S3Config& server = vendor_->settings().server;
+  // The keys that reach this catalog's store: its storageName's, else the server's own.
+  FIRN_ASSIGN_OR_RETURN(io::s3::S3Config server, vendor_->ServerConnection(catalog));
   io::s3::Credentials credentials{server.access_key_id, server.secret_access_key,
                                   server.session_token};
-  auto region = config.find("s3.region");
-  return io::s3::SignClientRequest(request, target, credentials,
-                                   region == config.end() ? server.region : region->second,
+  return io::s3::SignClientRequest(request, target, credentials, server.region,
                                    std::chrono::system_clock::now());
 }
 

@@ -122,7 +122,7 @@ Result<std::shared_ptr<const VendedCredentials>> CatalogService::LoadCredentials
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kLoadCredentials, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, store::ObjectKind::kTable));
-  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
   FIRN_ASSIGN_OR_RETURN(TableAccess access,
                         TableAccessFor(ctx, id, table->metadata, Delegation{true, false}, ""));
   if (!access.credentials) return Fail(NoCredentials(id));

@@ -62,7 +62,7 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   auto ptr = store_->LoadPointer(ctx.scope, change.id, ObjectKind::kTable);
   if (ptr) {
     p.base_location = ptr->metadata_location;
-    FIRN_ASSIGN_OR_RETURN(p.base, ReadMetadata(ptr->metadata_location));
+    FIRN_ASSIGN_OR_RETURN(p.base, ReadMetadata(ctx, ptr->metadata_location));
   } else if (create && ptr.error().kind == ErrorKind::kNoSuchTable) {
     FIRN_RETURN_IF_ERROR(ValidateIdentifier("table name", change.id));
     FIRN_ASSIGN_OR_RETURN(ns_props, store_->LoadNamespace(ctx.scope, change.id.ns));
@@ -119,7 +119,7 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   // table registered with an escape cannot carry it into its next commit.
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
   std::string json = metadata::SerializeTableMetadata(applied.metadata);
-  FIRN_RETURN_IF_ERROR(objects_->WriteNew(
+  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(
       p.new_location,
       metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json));
   p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
@@ -169,7 +169,7 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
                                                      claim));
             return Ok();
           },
-          [&](const PreparedCommit& p) { DeleteQuietly(p.new_location); }));
+          [&](const PreparedCommit& p) { DeleteQuietly(ctx, p.new_location); }));
   if (!p.changed) return LoadedTable{*p.base_location, p.result};
   Committed(ctx, p);
   return LoadedTable{p.new_location, p.result};
@@ -178,7 +178,7 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
 // After a swap: the new version is cached and the metadata files it let go are deleted.
 void CatalogService::Committed(const RequestContext& ctx, const PreparedCommit& p) {
   cache_.Put(p.result);
-  DeleteOwned(OwnerOf(ctx, p.id, ObjectKind::kTable), p.result->metadata.location,
+  DeleteOwned(ctx, OwnerOf(ctx, p.id, ObjectKind::kTable), p.result->metadata.location,
               p.dropped_metadata_files);
 }
 
@@ -218,7 +218,7 @@ Status CatalogService::CommitTables(const RequestContext& ctx,
   using Attempt = std::vector<PreparedCommit>;
   auto discard = [&](const Attempt& prepared) {
     for (const auto& p : prepared) {
-      if (p.changed) DeleteQuietly(p.new_location);
+      if (p.changed) DeleteQuietly(ctx, p.new_location);
     }
   };
   FIRN_ASSIGN_OR_RETURN(

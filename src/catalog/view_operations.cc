@@ -66,10 +66,10 @@ Result<store::LocationClaim> CatalogService::CheckedViewClaim(const RequestConte
 }
 
 Result<std::shared_ptr<const metadata::ViewMetadata>> CatalogService::ReadViewMetadata(
-    const std::string& location, bool caller_named) {
+    const RequestContext& ctx, const std::string& location, bool caller_named) {
   FIRN_ASSIGN_OR_RETURN(
       metadata::ViewMetadata parsed,
-      ReadViewMetadataFile(*objects_, location,
+      ReadViewMetadataFile(ObjectsOf(ctx), location,
                            caller_named ? std::optional(limits_.max_metadata_file_bytes)
                                         : std::nullopt));
   return std::make_shared<const metadata::ViewMetadata>(std::move(parsed));
@@ -110,12 +110,12 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, meta));
   const std::string file = metadata::NewViewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
-  FIRN_RETURN_IF_ERROR(objects_->WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
+  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kCreateView, AuditObject(id, ObjectKind::kView), "", file);
   if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file, &audit, &claim);
       !st) {
-    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(file);
+    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(ctx, file);
     return Fail(st.error());
   }
   return LoadedView{file, std::make_shared<const metadata::ViewMetadata>(std::move(meta))};
@@ -125,7 +125,7 @@ Result<LoadedView> CatalogService::LoadView(const RequestContext& ctx, const Ide
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kLoadView, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
-  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ctx, ptr.metadata_location));
   return LoadedView{ptr.metadata_location, std::move(view)};
 }
 
@@ -141,7 +141,7 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, change.id, ObjectKind::kView));
   p.base_location = ptr.metadata_location;
-  FIRN_ASSIGN_OR_RETURN(p.base, ReadViewMetadata(ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(p.base, ReadViewMetadata(ctx, ptr.metadata_location));
   FIRN_RETURN_IF_ERROR(metadata::CheckViewRequirements(change.requirements, *p.base));
   FIRN_ASSIGN_OR_RETURN(metadata::ViewApplyResult applied,
                         metadata::ApplyViewUpdates(*p.base, change.updates, NowMillis()));
@@ -160,7 +160,7 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
   p.changed = true;
   p.new_location = metadata::NewViewMetadataLocation(applied.metadata, p.base_location);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
-  FIRN_RETURN_IF_ERROR(objects_->WriteNew(
+  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(
       p.new_location, metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
   p.result = std::make_shared<const metadata::ViewMetadata>(std::move(applied.metadata));
   return p;
@@ -182,7 +182,7 @@ Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
                                                  p.claim ? &*p.claim : nullptr));
         return Ok();
       },
-      [&](const PreparedViewCommit& p) { DeleteQuietly(p.new_location); });
+      [&](const PreparedViewCommit& p) { DeleteQuietly(ctx, p.new_location); });
   if (!result) {
     RecordCommitRefusal(*store_,
                         MakeAudit(ctx, Operation::kReplaceView,
@@ -199,7 +199,7 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kView));
   std::shared_ptr<const metadata::ViewMetadata> view;
-  if (auto read = ReadViewMetadata(ptr.metadata_location); read) {
+  if (auto read = ReadViewMetadata(ctx, ptr.metadata_location); read) {
     view = *read;
   } else {
     spdlog::warn(R"("msg":"drop view: metadata unreadable, dropping pointer only","file":"{}")",
@@ -215,7 +215,7 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
   if (view && GcEnabled(*view)) {
     if (IsUnder(ptr.metadata_location, view->location) &&
         DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kView), ptr.metadata_location)) {
-      DeleteQuietly(ptr.metadata_location);
+      DeleteQuietly(ctx, ptr.metadata_location);
     } else {
       spdlog::warn(R"("msg":"drop view: metadata file outside the view location not deleted",)"
                    R"("file":"{}","location":"{}")",
@@ -252,7 +252,7 @@ Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(store_->LoadNamespace(ctx.scope, id.ns));
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
-  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(metadata_location, /*caller_named=*/true));
+  FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ctx, metadata_location, /*caller_named=*/true));
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, *view));
   if (!std::ranges::any_of(claim.locations, [&](const std::string& owned) {
         return IsUnder(metadata_location, owned);

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   // Credential vending and remote signing (docs/vending.md), applied by name the same way.
   for (const char* name : {"s3-role-arn", "s3-client-endpoint", "s3-sts-endpoint",
                            "s3-sts-unavailable", "s3-path-style-access",
-                           "vended-credentials-seconds", "vending-strict"}) {
+                           "vended-credentials-seconds", "vending-strict", "s3-key-sets"}) {
     serve->add_option(std::string("--") + name, setting_flags[name],
                       "Vending setting (docs/vending.md); also FIRN_* and the config file");
   }

@@ -264,7 +264,7 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
             !vend && !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
           // "Not modified" promises the client its copy is still good; check the file is
           // still there (one stat, only on this path) rather than vouch for a lost file.
-          FIRN_RETURN_IF_ERROR(service.CheckMetadataFileExists(table));
+          FIRN_RETURN_IF_ERROR(service.CheckMetadataFileExists(ctx, table));
           Response r = Response::Empty(304);
           r.SetHeader("ETag", etag);
           return r;
@@ -283,6 +283,32 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(io::s3::ClientS3Request request, ParseSignRequest(req.body));
         FIRN_ASSIGN_OR_RETURN(auto headers, service.SignRequest(ctx, id, request));
         return SignResponse(request.uri, headers);
+      });
+
+  // signS3Request (the older S3 signer API, deprecated; clients <= 1.10 and hand-configured
+  // ones post to `s3.signer.uri` + "v1/aws/s3/sign"): the request names no table, so the
+  // location index finds the one table holding every key it touches, and the request is signed
+  // as signRequest on that table, in its catalog. Every refusal is one 403 (FindSignOwner).
+  routes.AddRootRoute(
+      Method::kPost, "/aws/s3/sign",
+      [&service, access = routes.access(), &catalogs = routes.catalogs()](
+          const Request& req, const http::PathParams&,
+          const RequestContext& ctx) -> Result<Response> {
+        FIRN_ASSIGN_OR_RETURN(io::s3::ClientS3Request request, ParseSignRequest(req.body));
+        FIRN_ASSIGN_OR_RETURN(catalog::SignOwner owner, service.FindSignOwner(ctx, request));
+        RequestContext owner_ctx = ctx;
+        owner_ctx.scope.catalog = owner.catalog;
+        auto snapshot = access.state.Current();
+        if (snapshot) {
+          owner_ctx.catalog =
+              ResolveCatalog(access, catalogs, *snapshot, ctx.scope.realm, owner.catalog);
+        }
+        if (!owner_ctx.catalog) {
+          return catalog::SignOwnerRefusal(Error{ErrorKind::kNoSuchWarehouse, ""});
+        }
+        auto headers = service.SignRequest(owner_ctx, owner.id, request);
+        if (!headers) return catalog::SignOwnerRefusal(headers.error());
+        return SignResponse(request.uri, *headers);
       });
 
   // loadCredentials: what a client's refresh asks for (planId is accepted and not needed:

@@ -109,6 +109,8 @@ class S3Store:
     flavor: str
     role_arn: str = ""            # the role vended credentials are assumed from
     session_policy: bool = False  # whether the store enforces STS session policies
+    tenant_access_key: str = ""   # a second identity (weed): a catalog's named server keys
+    tenant_secret_key: str = ""
 
     @property
     def host_port(self) -> str:
@@ -303,6 +305,8 @@ def s3_store() -> S3Store:
         flavor=env.get("FIRN_S3_FLAVOR", "?"),
         role_arn=env.get("FIRN_S3_ROLE_ARN", ""),
         session_policy=env.get("FIRN_S3_SESSION_POLICY") == "1",
+        tenant_access_key=env.get("FIRN_S3_TENANT_ACCESS_KEY", ""),
+        tenant_secret_key=env.get("FIRN_S3_TENANT_SECRET_KEY", ""),
     )
 
 
@@ -321,6 +325,10 @@ def s3_backend(tmp_path_factory, s3_store):
     _stop(srv)
 
 
+# The secret of the `wrong` key set of vended_backend (it must never appear in a log).
+WRONG_KEY_SECRET = "wrong-secret-" + uuid.uuid4().hex
+
+
 @pytest.fixture(scope="session")
 def vended_backend(tmp_path_factory, s3_store):
     """An s3:// warehouse whose engines hold no storage key: Firn vends STS credentials
@@ -333,6 +341,16 @@ def vended_backend(tmp_path_factory, s3_store):
         pytest.skip(reason)
     warehouse, args = _s3_server_args(s3_store, "vended")
     args += ["--s3-role-arn", s3_store.role_arn, "--vended-credentials-seconds", "900"]
+    # Named server-side keys (docs/vending.md): the test bed's second identity, and a set the
+    # store does not know.
+    keys = tmp_path_factory.mktemp("key-sets")
+    (keys / "tenant.keys").write_text(f"access_key_id = {s3_store.tenant_access_key}\n"
+                                      f"secret_access_key = {s3_store.tenant_secret_key}\n")
+    (keys / "wrong.keys").write_text(f"access_key_id = FIRNWRONGKEY\n"
+                                     f"secret_access_key = {WRONG_KEY_SECRET}\n")
+    for f in keys.iterdir():
+        f.chmod(0o600)
+    args += ["--s3-key-sets", f"tenant={keys / 'tenant.keys'},wrong={keys / 'wrong.keys'}"]
     srv = _start(tmp_path_factory, "vended", args,
                  {"FIRN_S3_SECRET_ACCESS_KEY": s3_store.secret_key})
     yield Backend("vended", srv, warehouse, s3_store, vended=True)

@@ -54,6 +54,38 @@ def test_a_profile_round_trips_without_keys(srv):
     assert not any("secret" in k.lower() or "key" in k.lower() for k in storage)
 
 
+def test_storage_name_must_name_a_key_set_of_the_server(server_factory, tmp_path):
+    """storageName refers to server-side keys by name: an unknown name is refused, a configured
+    one round-trips, and the keys behind it appear nowhere (API, log)."""
+    secret = f"tenant-secret-{uuid.uuid4().hex}"
+    keys = tmp_path / "tenant.keys"
+    keys.write_text(f"access_key_id = TENANTKEY\nsecret_access_key = {secret}\n")
+    keys.chmod(0o600)
+    srv = server_factory(args=["--storage-roots",
+                               f"{session_storage_root(tmp_path)},{BUCKET_ROOT}",
+                               "--s3-endpoint", "http://127.0.0.1:9", "--s3-access-key-id",
+                               "SERVERKEY", "--s3-key-sets", f"tenant={keys}"],
+                         env={"FIRN_S3_SECRET_ACCESS_KEY": "server-secret"})
+    admin = firn_auth.Management(srv.uri)
+    name = f"n{uuid.uuid4().hex[:8]}"
+    r = admin.request("POST", "/catalogs", json=s3_catalog_body(name, storageName="other"))
+    err = error_of(r, 400)
+    assert err["message"] == ("Invalid catalog: storageConfigInfo.storageName 'other' names no "
+                              "server-side key set of this server (s3-key-sets)")
+    assert name not in admin.list_catalogs()
+    admin.ok("POST", "/catalogs", json=s3_catalog_body(name, storageName="tenant"))
+    got = admin.get_catalog(name)
+    assert got["storageConfigInfo"]["storageName"] == "tenant"
+    assert "TENANTKEY" not in str(got) and secret not in str(got)
+    # Re-pointing to an unknown name is refused the same way, and nothing changes.
+    r = admin.request("PUT", f"/catalogs/{name}", json={
+        "currentEntityVersion": got["entityVersion"],
+        "storageConfigInfo": {**got["storageConfigInfo"], "storageName": "nope"}})
+    error_of(r, 400)
+    assert admin.get_catalog(name)["storageConfigInfo"]["storageName"] == "tenant"
+    assert secret not in srv.log_path.read_text()
+
+
 @pytest.mark.parametrize("field", ["secretAccessKey", "awsAccessKeyId", "sessionToken",
                                    "SECRET", "password", "s3.access-key-id"])
 def test_a_body_smuggling_keys_is_refused_and_nothing_is_stored_or_logged(srv, field):

@@ -122,9 +122,7 @@ TEST(CredentialVendorTest, CatalogsThatCannotVendSaySoWithoutCallingSts) {
   file.base_location = "file:///wh/local";
   CatalogInfo no_sts = S3Catalog();
   no_sts.storage.sts_unavailable = true;
-  CatalogInfo named = S3Catalog();
-  named.storage.storage_name = "other-keys";
-  for (const CatalogInfo& c : {file, no_sts, named}) {
+  for (const CatalogInfo& c : {file, no_sts}) {
     auto got = vendor.Vend(c, kTable, DataAccess::kRead, "alice");
     ASSERT_FALSE(got) << c.name;
     EXPECT_EQ(got.error().kind, ErrorKind::kUnsupportedOperation) << got.error().message;
@@ -139,6 +137,62 @@ TEST(CredentialVendorTest, CatalogsThatCannotVendSaySoWithoutCallingSts) {
                 .kind,
             ErrorKind::kUnsupportedOperation);
   EXPECT_TRUE(sts.requests().empty());
+}
+
+// A profile's storageName picks the server-side keys that call STS; a name this server does
+// not configure is an error of the server's setup, and STS is not called with other keys.
+TEST(CredentialVendorTest, AProfileNamingAKeySetCallsStsWithThoseKeys) {
+  ScriptedServer sts({Assumed("K", NowMillis() + 3600'000)});
+  VendingSettings settings = Settings(sts);
+  settings.key_sets["tenant"] = io::s3::Credentials{"tenant-key", Secret("tenant-secret"), {}};
+  CredentialVendor vendor(settings);
+  CatalogInfo named = S3Catalog();
+  named.storage.storage_name = "tenant";
+  ASSERT_TRUE(vendor.Vend(named, kTable, DataAccess::kRead, "alice"));
+  ASSERT_EQ(sts.requests().size(), 1u);
+  EXPECT_NE(sts.requests()[0].find("Credential=tenant-key/"), std::string::npos)
+      << sts.requests()[0];
+  EXPECT_EQ(sts.requests()[0].find("server-key"), std::string::npos);
+
+  CatalogInfo unknown = S3Catalog();
+  unknown.storage.storage_name = "absent";
+  auto refused = vendor.Vend(unknown, kTable, DataAccess::kRead, "alice");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kInternal);
+  EXPECT_EQ(refused.error().message, "The storage of catalog 'lake' is not configured here");
+  EXPECT_EQ(sts.requests().size(), 1u);
+}
+
+TEST(CredentialVendorTest, ServerConnectionTakesTheProfilesEndpointRegionStyleAndKeys) {
+  ScriptedServer sts({});
+  VendingSettings settings = Settings(sts);
+  settings.server.region = "us-east-1";
+  settings.key_sets["tenant"] = io::s3::Credentials{"tenant-key", Secret("tenant-secret"), {}};
+  CredentialVendor vendor(settings);
+  CatalogInfo plain = S3Catalog();
+  EXPECT_FALSE(CredentialVendor::HasOwnConnection(plain));
+  auto same = vendor.ServerConnection(plain);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->endpoint, settings.server.endpoint);
+  EXPECT_EQ(same->access_key_id, "server-key");
+
+  CatalogInfo own = S3Catalog();
+  own.storage.endpoint = "http://clients.example:9000";
+  own.storage.endpoint_internal = "http://10.0.0.5:8333";
+  own.storage.region = "eu-west-3";
+  own.storage.storage_name = "tenant";
+  EXPECT_TRUE(CredentialVendor::HasOwnConnection(own));
+  auto conn = vendor.ServerConnection(own);
+  ASSERT_TRUE(conn);
+  EXPECT_EQ(conn->endpoint, "http://10.0.0.5:8333") << "the server uses endpointInternal";
+  EXPECT_EQ(conn->region, "eu-west-3");
+  EXPECT_EQ(conn->access_key_id, "tenant-key");
+  EXPECT_EQ(conn->secret_access_key.Reveal(), "tenant-secret");
+  // Clients are told the public endpoint, never the internal one.
+  EXPECT_EQ(vendor.ClientConfig(own).at("s3.endpoint"), "http://clients.example:9000");
+  // Without endpointInternal the server uses the profile's endpoint too.
+  own.storage.endpoint_internal.clear();
+  EXPECT_EQ(vendor.ServerConnection(own)->endpoint, "http://clients.example:9000");
 }
 
 TEST(CredentialVendorTest, AStoreThatRefusesSessionPoliciesCannotVend) {
