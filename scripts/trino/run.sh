@@ -85,14 +85,21 @@ fi
 # --- Firn -------------------------------------------------------------------------------
 t0=$(now_s)
 mkdir -p "$TMP/firn"
+# Authentication is on: the first start bootstraps an admin whose client credentials Trino uses
+# (OAuth2 client credentials against Firn's token endpoint).
+TRINO_CLIENT_ID="trino$$"
+TRINO_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+export FIRN_BOOTSTRAP_CREDENTIALS="default,$TRINO_CLIENT_ID,$TRINO_SECRET"
 # The store's keys stay with Firn: Trino's environment never has them.
 "$FIRN_BIN" serve --data-dir "$TMP/firn" --listen "127.0.0.1:$FIRN_PORT" --log-level debug "${FIRN_ARGS[@]}" >"$TMP/firn.log" 2>&1 &
 SECRET_TO_CHECK="${FIRN_S3_SECRET_KEY:-}"
-unset FIRN_S3_SECRET_ACCESS_KEY FIRN_S3_SECRET_KEY FIRN_S3_ACCESS_KEY
+unset FIRN_S3_SECRET_ACCESS_KEY FIRN_S3_SECRET_KEY FIRN_S3_ACCESS_KEY FIRN_BOOTSTRAP_CREDENTIALS
 FIRN_PID=$!
 rc=1
 for _ in $(seq 1 100); do
-  if curl -fs "http://127.0.0.1:$FIRN_PORT/v1/config" >/dev/null; then rc=0; break; fi
+  # Up once it answers (401 without a token).
+  code="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$FIRN_PORT/v1/config")"
+  if [[ "$code" == 401 || "$code" == 200 ]]; then rc=0; break; fi
   kill -0 "$FIRN_PID" 2>/dev/null || break
   sleep 0.1
 done
@@ -136,6 +143,10 @@ if [[ $MODE == vended ]]; then
 connector.name=iceberg
 iceberg.catalog.type=rest
 iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
+iceberg.rest-catalog.security=OAUTH2
+iceberg.rest-catalog.oauth2.credential=$TRINO_CLIENT_ID:$TRINO_SECRET
+iceberg.rest-catalog.oauth2.scope=PRINCIPAL_ROLE:ALL
+iceberg.rest-catalog.oauth2.server-uri=http://127.0.0.1:$FIRN_PORT/v1/oauth/tokens
 iceberg.rest-catalog.vended-credentials-enabled=true
 fs.native-s3.enabled=true
 s3.endpoint=$FIRN_S3_ENDPOINT
@@ -147,6 +158,10 @@ else
 connector.name=iceberg
 iceberg.catalog.type=rest
 iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
+iceberg.rest-catalog.security=OAUTH2
+iceberg.rest-catalog.oauth2.credential=$TRINO_CLIENT_ID:$TRINO_SECRET
+iceberg.rest-catalog.oauth2.scope=PRINCIPAL_ROLE:ALL
+iceberg.rest-catalog.oauth2.server-uri=http://127.0.0.1:$FIRN_PORT/v1/oauth/tokens
 fs.native-local.enabled=true
 local.location=/
 PROPS
@@ -216,7 +231,8 @@ if [[ $MODE == vended ]]; then
   exit 0
 fi
 
-WH="file://$TMP/firn/warehouse"
+# The default catalog lives in <warehouse>/<catalog name> (docs/storage.md).
+WH="file://$TMP/firn/warehouse/default"
 # Scenario A: schema created with an explicit location. Trino then picks a unique table location
 # under it and creates the table through a staged create (stage-create=true) + commit.
 A="firn_trino_a_$$"

@@ -70,7 +70,7 @@ def test_expired_credentials_are_refused_and_a_refresh_works(vended_backend, spa
     # refresh endpoint; nothing reloads it below.
     name = vended_backend.spark_catalog(spark)
     java_catalog = spark._jsparkSession.sessionState().catalogManager().catalog(name)
-    identifier = spark._jvm.org.apache.iceberg.catalog.TableIdentifier.of(ns, "t")
+    identifier = spark._jvm.org.apache.iceberg.catalog.TableIdentifier.parse(f"{ns}.t")
     java_table = java_catalog.icebergCatalog().loadTable(identifier)
     java_io = java_table.io()
     java_location = java_table.operations().current().metadataFileLocation()

@@ -333,7 +333,7 @@ def test_an_sts_outage_is_a_503_with_retry_after_only_for_loads_that_ask(vended_
     loads that asked get 503 + Retry-After, and one that also accepts signing falls back."""
     s3 = vended_backend.s3
     name = f"outage_{uuid.uuid4().hex[:8]}"
-    base = f"s3://{s3.bucket}/{name}"
+    base = f"{vended_backend.warehouse}/{name}"  # beside the default catalog, inside the root
     firn_auth.Management(vended_backend.uri).ok("POST", "/catalogs", json={"catalog": {
         "type": "INTERNAL", "name": name, "properties": {"default-base-location": base},
         "storageConfigInfo": {"storageType": "S3", "roleArn": s3.role_arn,
@@ -374,7 +374,7 @@ def test_an_sts_outage_is_a_503_with_retry_after_only_for_loads_that_ask(vended_
 
 # --- a catalog's own connection: named server-side keys, endpointInternal -----------------------
 def _s3_catalog(backend, name: str, **storage) -> str:
-    base = f"s3://{backend.s3.bucket}/{name}"
+    base = f"{backend.warehouse}/{name}"  # beside the default catalog, inside the root
     firn_auth.Management(backend.uri).ok("POST", "/catalogs", json={"catalog": {
         "type": "INTERNAL", "name": name, "properties": {"default-base-location": base},
         "storageConfigInfo": {"storageType": "S3", "roleArn": backend.s3.role_arn,
@@ -411,7 +411,7 @@ def test_a_catalog_reaches_its_store_with_its_named_keys_at_its_internal_endpoin
     assert body["config"]["s3.endpoint"] == public
     assert s3.endpoint not in loaded.text, "the internal endpoint is never shown to clients"
     creds = body["storage-credentials"][0]["config"]
-    fs = _fs({**creds, "s3.endpoint": s3.endpoint})  # this test can reach the real store
+    fs = _fs({**body["config"], **creds, "s3.endpoint": s3.endpoint})  # the real store
     with fs.open_input_stream(_path(body["metadata-location"])) as f:
         assert b'"table-uuid"' in f.read()
 
@@ -422,7 +422,8 @@ def test_a_catalog_reaches_its_store_with_its_named_keys_at_its_internal_endpoin
                                  "headers": {}})
     assert signed.status_code == 200, signed.text
     sent = {k: v[0] for k, v in signed.json()["headers"].items()}
-    assert f"Credential={s3.tenant_access_key}/" in sent["Authorization"]
+    authorization = {k.lower(): v for k, v in sent.items()}["authorization"]
+    assert f"Credential={s3.tenant_access_key}/" in authorization, authorization
     assert requests.get(url, headers=sent, timeout=30).status_code == 200
 
 
