@@ -50,10 +50,11 @@ install_peers() {
 }
 
 # SeaweedFS is the S3 store with real STS and session policies; building it takes minutes on
-# an empty cache (cached per version afterwards). If it cannot be built in time, moto stands
+# an empty cache (cached per version afterwards; on a busy 2-core machine an empty-cache build
+# was seen to need more than 30 minutes, hence 40). If it cannot be built in time, moto stands
 # in and the tests that need session-policy enforcement say they were skipped.
 install_weed() {
-  timeout "${FIRN_WEED_BUILD_TIMEOUT:-1800}" "$FIRN_ROOT/scripts/testbed/install_weed.sh" \
+  timeout "${FIRN_WEED_BUILD_TIMEOUT:-2400}" "$FIRN_ROOT/scripts/testbed/install_weed.sh" \
     || log "weed build failed or timed out: S3 tests run on moto"
   return 0
 }
