@@ -132,14 +132,8 @@ PROPS
 cat >"$ETC/log.properties" <<PROPS
 io.trino=INFO
 PROPS
-# Firn hands out file:// table locations; Trino's native local file system accepts the
-# 'file' and 'local' schemes and resolves paths under local.location, so the root is '/'.
-if [[ $MODE == vended ]]; then
-  # Vended credentials: Trino asks for them (X-Iceberg-Access-Delegation) and uses them for
-  # every file of the table. It takes the endpoint, region and addressing from its own catalog
-  # properties, not from the table's config, so `s3.endpoint` must name the endpoint Firn tells
-  # clients (s3-client-endpoint / the profile's `endpoint`). No key anywhere.
-  cat >"$ETC/catalog/iceberg.properties" <<PROPS
+# The catalog: Firn's REST endpoint, logged in with the bootstrapped admin's client credentials.
+cat >"$ETC/catalog/iceberg.properties" <<PROPS
 connector.name=iceberg
 iceberg.catalog.type=rest
 iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
@@ -147,6 +141,13 @@ iceberg.rest-catalog.security=OAUTH2
 iceberg.rest-catalog.oauth2.credential=$TRINO_CLIENT_ID:$TRINO_SECRET
 iceberg.rest-catalog.oauth2.scope=PRINCIPAL_ROLE:ALL
 iceberg.rest-catalog.oauth2.server-uri=http://127.0.0.1:$FIRN_PORT/v1/oauth/tokens
+PROPS
+if [[ $MODE == vended ]]; then
+  # Vended credentials: Trino asks for them (X-Iceberg-Access-Delegation) and uses them for
+  # every file of the table. It takes the endpoint, region and addressing from its own catalog
+  # properties, not from the table's config, so `s3.endpoint` must name the endpoint Firn tells
+  # clients (s3-client-endpoint / the profile's `endpoint`). No key anywhere.
+  cat >>"$ETC/catalog/iceberg.properties" <<PROPS
 iceberg.rest-catalog.vended-credentials-enabled=true
 fs.native-s3.enabled=true
 s3.endpoint=$FIRN_S3_ENDPOINT
@@ -154,14 +155,9 @@ s3.region=$FIRN_S3_REGION
 s3.path-style-access=true
 PROPS
 else
-  cat >"$ETC/catalog/iceberg.properties" <<PROPS
-connector.name=iceberg
-iceberg.catalog.type=rest
-iceberg.rest-catalog.uri=${REST_URI:-http://127.0.0.1:$FIRN_PORT}
-iceberg.rest-catalog.security=OAUTH2
-iceberg.rest-catalog.oauth2.credential=$TRINO_CLIENT_ID:$TRINO_SECRET
-iceberg.rest-catalog.oauth2.scope=PRINCIPAL_ROLE:ALL
-iceberg.rest-catalog.oauth2.server-uri=http://127.0.0.1:$FIRN_PORT/v1/oauth/tokens
+  # Firn hands out file:// table locations; Trino's native local file system accepts the
+  # 'file' and 'local' schemes and resolves paths under local.location, so the root is '/'.
+  cat >>"$ETC/catalog/iceberg.properties" <<PROPS
 fs.native-local.enabled=true
 local.location=/
 PROPS
