@@ -119,7 +119,8 @@ def test_a_content_manager_cannot_repoint_the_role_or_the_endpoint(srv):
     before = admin.get_catalog(name)
     for change in [{"roleArn": "arn:aws:iam::999999999999:role/attacker"},
                    {"endpoint": "https://evil.example.com"},
-                   {"stsEndpoint": "http://127.0.0.1:1"}]:
+                   {"stsEndpoint": "http://127.0.0.1:1"},
+                   {"endpointInternal": "http://127.0.0.1:1"}]:
         storage = {**before["storageConfigInfo"], **change}
         r = mgmt.request("PUT", f"/catalogs/{name}", json={
             "currentEntityVersion": admin.get_catalog(name)["entityVersion"],
