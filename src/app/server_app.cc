@@ -19,6 +19,7 @@
 #include "app/location_index.h"
 #include "app/storage_settings.h"
 #include "catalog/catalog_service.h"
+#include "catalog/store_claims.h"
 #include "common/log.h"
 #include "common/uuid.h"
 #include "http/router.h"
@@ -140,6 +141,11 @@ int RunServer(ServerConfig config) {
   catalogs.SetStorageRoots(*roots);
   catalog::CatalogService service(store, std::move(*objects), catalogs, catalog::CommitOptions{},
                                   MakeInputLimits(config));
+  // The deployment's id: made by the first instance to start on this database, shared by all.
+  auto deployment = store->EnsureSetting(std::string(catalog::kDeploymentIdSetting), NewUuidV4());
+  if (!deployment) return fail(deployment.error());
+  service.SetDeployment(*deployment);
+  spdlog::info(R"("msg":"deployment","id":"{}")", *deployment);
   auto vending = VendingSettingsOf(config);
   if (!vending) return fail(vending.error());
   std::set<std::string> storage_names;

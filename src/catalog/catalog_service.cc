@@ -167,16 +167,29 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim,
                         CheckedTableClaim(ctx, OwnerOf(ctx, id, ObjectKind::kTable), meta));
   if (request.stage_create) {
+    // Another catalog's claim on the store refuses the stage too; the claim is written when
+    // the staged create commits.
+    FIRN_RETURN_IF_ERROR(ClaimOnStore(ctx, id, meta, /*write=*/false));
     return LoadedTable{"", MakeCachedTable("", std::move(meta))};
   }
-  const std::string file = metadata::NewMetadataLocation(meta, std::nullopt);
+  const std::string file = metadata::NewMetadataLocation(meta, std::nullopt, writer_tag_);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
-  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(file, metadata::EncodeMetadataFile(meta, file)));
+  // The claim on the store first: of two catalogs creating here, one wins before either
+  // writes metadata.
+  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> store_claim,
+                        ClaimOnStore(ctx, id, meta, /*write=*/true));
+  if (auto st = ObjectsOf(ctx).WriteNew(file, metadata::EncodeMetadataFile(meta, file)); !st) {
+    WithdrawClaim(ctx, store_claim);
+    return Fail(st.error());
+  }
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kCreateTable, AuditObject(id, ObjectKind::kTable), "", file);
   if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file, &audit, &claim);
       !st) {
-    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(ctx, file);
+    if (st.error().kind != ErrorKind::kCommitStateUnknown) {
+      DeleteQuietly(ctx, file);
+      WithdrawClaim(ctx, store_claim);
+    }
     return Fail(st.error());
   }
   auto entry = MakeCachedTable(file, std::move(meta));
@@ -214,20 +227,18 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
   std::shared_ptr<const CachedTable> table;
-  if (purge) {
-    auto read = ReadMetadata(ctx, ptr.metadata_location);
-    if (read) {
-      table = *read;
-    } else {
-      spdlog::warn(R"("msg":"purge: metadata unreadable, dropping pointer only","file":"{}")",
-                   log::Escape(ptr.metadata_location));
-    }
+  if (auto read = ReadMetadata(ctx, ptr.metadata_location); read) {
+    table = *read;
+  } else {
+    spdlog::warn(R"("msg":"drop: metadata unreadable, dropping pointer only","file":"{}")",
+                 log::Escape(ptr.metadata_location));
   }
   const store::AuditEntry audit =
       MakeAudit(ctx, purge ? Operation::kDropTablePurge : Operation::kDropTable,
                 AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
   FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
-  if (table) {
+  if (table) ReleaseStoreClaim(ctx, table->metadata);
+  if (table && purge) {
     // The table's claims are gone with its pointer: a file is purged only when no other table
     // or view (and no other catalog) owns it or a folder above it at the moment of deletion.
     const store::LocationOwner owner = OwnerOf(ctx, id, ObjectKind::kTable);
@@ -281,15 +292,20 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
                     ": it is not inside the table location it describes (" +
                     table->metadata.location + ")");
   }
+  // The table may be another catalog's: its claim on the store refuses the register.
+  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> store_claim,
+                        ClaimOnStore(ctx, id, table->metadata, /*write=*/true));
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kRegisterTable, AuditObject(id, ObjectKind::kTable),
                 existing ? existing->metadata_location : "", metadata_location);
-  if (existing) {
-    FIRN_RETURN_IF_ERROR(store_->ReplacePointer(ctx.scope, id, ObjectKind::kTable,
-                                                metadata_location, &audit, &claim));
-  } else {
-    FIRN_RETURN_IF_ERROR(store_->CreateObject(ctx.scope, id, ObjectKind::kTable,
-                                              metadata_location, &audit, &claim));
+  Status written =
+      existing ? store_->ReplacePointer(ctx.scope, id, ObjectKind::kTable, metadata_location,
+                                        &audit, &claim)
+               : store_->CreateObject(ctx.scope, id, ObjectKind::kTable, metadata_location,
+                                      &audit, &claim);
+  if (!written) {
+    if (written.error().kind != ErrorKind::kCommitStateUnknown) WithdrawClaim(ctx, store_claim);
+    return Fail(written.error());
   }
   return LoadedTable{metadata_location, std::move(table)};
 }

@@ -14,6 +14,8 @@
 
 #include <boost/json/value.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <memory>
@@ -117,6 +119,17 @@ class CatalogService {
                  CommitOptions commit_options = {}, InputLimits limits = {});
 
   const CatalogRegistry& catalogs() const { return catalogs_; }
+
+  // The deployment this service serves (an id made at first start and kept in the database):
+  // table claims on the store name it, and the metadata files the service writes carry its
+  // writer tag (table_ownership.cc, docs/ownership-claims.md). Unset (tests of the protocol
+  // alone): no claims and no foreign-writer checks. Set before serving.
+  void SetDeployment(std::string deployment_id);
+  const std::string& deployment() const { return deployment_; }
+  // How many times a commit found another catalog's metadata file and fenced its table.
+  uint64_t foreign_writers_detected() const {
+    return foreign_writers_detected_.load(std::memory_order_relaxed);
+  }
 
   // Namespaces.
   Result<Properties> CreateNamespace(const RequestContext& ctx, const Namespace& ns,
@@ -249,6 +262,25 @@ class CatalogService {
   Result<PreparedViewCommit> PrepareViewCommit(const RequestContext& ctx,
                                                const ViewChange& change);
 
+  // The table's claim on the store (store_claims.h) for `id` at meta.location: written
+  // create-only when `write` (returns its URI, to withdraw if the create then fails), or only
+  // read. Another deployment's claim, or a live table of this one, is kLocationConflict naming
+  // the owner; a claim of this deployment for a dropped table is taken over. nullopt: claims
+  // are off, or (`write` false) nothing stands in the way.
+  Result<std::optional<std::string>> ClaimOnStore(const RequestContext& ctx, const Identifier& id,
+                                                  const metadata::TableMetadata& meta,
+                                                  bool write);
+  void WithdrawClaim(const RequestContext& ctx, const std::optional<std::string>& uri);
+  // After a drop: deletes the table's claim when it is this deployment's claim of this table.
+  void ReleaseStoreClaim(const RequestContext& ctx, const metadata::TableMetadata& meta);
+  // Before a commit writes anything (foreign_writers.h): refuses a fenced table, and fences
+  // one whose metadata directory holds a file another catalog wrote next to the current one.
+  Status CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
+                             const store::ObjectPointer& ptr, const CachedTable& base);
+
+  std::string deployment_;
+  std::string writer_tag_;
+  std::atomic<uint64_t> foreign_writers_detected_{0};
   std::shared_ptr<store::CatalogStore> store_;
   std::shared_ptr<io::ObjectStore> objects_;
   CatalogRegistry catalogs_;

@@ -8,6 +8,7 @@
 #include "catalog/location_ownership.h"
 #include "catalog/location_policy.h"
 #include "catalog/metadata_files.h"
+#include "catalog/store_walk.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "store/store_errors.h"
@@ -25,18 +26,6 @@ struct Walk {
 void Problem(Walk& w, std::string line) {
   spdlog::warn(R"("msg":"location backfill","problem":"{}")", log::Escape(line));
   w.report.problems.push_back(std::move(line));
-}
-
-template <typename T, typename F>
-Status EachPage(F fetch, const std::function<Status(const T&)>& each) {
-  store::PageRequest page;
-  page.size = 500;
-  while (true) {
-    FIRN_ASSIGN_OR_RETURN(store::Page<T> got, fetch(page));
-    for (const T& item : got.items) FIRN_RETURN_IF_ERROR(each(item));
-    if (!got.next_token) return Ok();
-    page.token = got.next_token;
-  }
 }
 
 Status ClaimObject(Walk& w, const store::CatalogScope& scope, const CatalogInfo& catalog,

@@ -47,6 +47,7 @@ struct CatalogService::PreparedCommit {
   std::shared_ptr<const CachedTable> result;
   std::vector<std::string> dropped_metadata_files;
   std::optional<store::LocationClaim> claim;  // set when the commit moves what the table owns
+  std::optional<std::string> store_claim;     // a create's claim on the store (store_claims.h)
 };
 
 Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const RequestContext& ctx,
@@ -63,6 +64,7 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   if (ptr) {
     p.base_location = ptr->metadata_location;
     FIRN_ASSIGN_OR_RETURN(p.base, ReadMetadata(ctx, ptr->metadata_location));
+    FIRN_RETURN_IF_ERROR(CheckForeignWriters(ctx, change.id, *ptr, *p.base));
   } else if (create && ptr.error().kind == ErrorKind::kNoSuchTable) {
     FIRN_RETURN_IF_ERROR(ValidateIdentifier("table name", change.id));
     FIRN_ASSIGN_OR_RETURN(ns_props, store_->LoadNamespace(ctx.scope, change.id.ns));
@@ -113,15 +115,24 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
                                                      applied.metadata));
   }
   p.new_location = metadata::NewMetadataLocation(
-      applied.metadata, p.base_location ? std::optional<std::string_view>(*p.base_location)
-                                        : std::nullopt);
+      applied.metadata,
+      p.base_location ? std::optional<std::string_view>(*p.base_location) : std::nullopt,
+      writer_tag_);
   // Every file written is checked where it is written, not only when a path changes, so a
   // table registered with an escape cannot carry it into its next commit.
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
+  if (!p.base) {
+    FIRN_ASSIGN_OR_RETURN(p.store_claim,
+                          ClaimOnStore(ctx, change.id, applied.metadata, /*write=*/true));
+  }
   std::string json = metadata::SerializeTableMetadata(applied.metadata);
-  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(
-      p.new_location,
-      metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json));
+  if (auto st = ObjectsOf(ctx).WriteNew(
+          p.new_location,
+          metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json);
+      !st) {
+    WithdrawClaim(ctx, p.store_claim);
+    return Fail(st.error());
+  }
   p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
   p.result = MakeCachedTable(p.new_location, std::move(applied.metadata), std::move(json));
   return p;
@@ -169,7 +180,10 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
                                                      claim));
             return Ok();
           },
-          [&](const PreparedCommit& p) { DeleteQuietly(ctx, p.new_location); }));
+          [&](const PreparedCommit& p) {
+            DeleteQuietly(ctx, p.new_location);
+            WithdrawClaim(ctx, p.store_claim);
+          }));
   if (!p.changed) return LoadedTable{*p.base_location, p.result};
   Committed(ctx, p);
   return LoadedTable{p.new_location, p.result};
@@ -218,7 +232,9 @@ Status CatalogService::CommitTables(const RequestContext& ctx,
   using Attempt = std::vector<PreparedCommit>;
   auto discard = [&](const Attempt& prepared) {
     for (const auto& p : prepared) {
-      if (p.changed) DeleteQuietly(ctx, p.new_location);
+      if (!p.changed) continue;
+      DeleteQuietly(ctx, p.new_location);
+      WithdrawClaim(ctx, p.store_claim);
     }
   };
   FIRN_ASSIGN_OR_RETURN(

@@ -8,6 +8,7 @@
 
 #include "app/admin_audit.h"
 #include "app/admin_commands.h"
+#include "app/admin_fences.h"
 #include "app/location_index.h"
 #include "app/bootstrap_command.h"
 #include "app/server_app.h"
@@ -181,6 +182,28 @@ int main(int argc, char** argv) {
   locations->add_flag("--rebuild", locations_args.rebuild,
                       "Re-read every table and view and rebuild the index (keeps new claims)");
 
+  firn::app::FencesArgs fences_args;
+  auto* fences = admin->add_subcommand(
+      "fences", "List tables fenced against a foreign writer (docs/ownership-claims.md)");
+  fences->add_option("--db", fences_args.store.db_url, "Database URL (as for serve)");
+  fences->add_option("--data-dir", fences_args.store.data_dir, "Data directory");
+  fences->add_option("--password-file", fences_args.store.password_file,
+                     "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  fences->add_flag("--scan", fences_args.scan,
+                   "First list every table's metadata directory in full and fence tables "
+                   "another catalog wrote to");
+  firn::app::FenceArgs fence_args;
+  auto* fence = admin->add_subcommand(
+      "fence", "Resolve a fenced table: keep-ours, adopt (theirs, by chain) or release");
+  fence->add_option("action", fence_args.action, "keep-ours | adopt | release")->required();
+  fence->add_option("--table", fence_args.table, "The table, ns.table")->required();
+  fence->add_option("--realm", fence_args.realm, "Realm (default: default)");
+  fence->add_option("--catalog", fence_args.catalog, "Catalog (default: the configured one)");
+  fence->add_option("--db", fence_args.store.db_url, "Database URL (as for serve)");
+  fence->add_option("--data-dir", fence_args.store.data_dir, "Data directory");
+  fence->add_option("--password-file", fence_args.store.password_file,
+                    "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
   });
@@ -228,5 +251,7 @@ int main(int argc, char** argv) {
   if (copy_store->parsed()) return firn::app::RunAdminCopyStore(copy_args);
   if (audit->parsed()) return firn::app::RunAdminAudit(audit_args);
   if (locations->parsed()) return firn::app::RunAdminLocations(locations_args);
+  if (fences->parsed()) return firn::app::RunAdminFences(fences_args);
+  if (fence->parsed()) return firn::app::RunAdminFence(fence_args);
   return 0;
 }

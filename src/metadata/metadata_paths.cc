@@ -38,7 +38,8 @@ std::string MetadataDirectoryOf(const Properties& properties, std::string_view l
 
 std::string NewMetadataLocationOf(const Properties& properties, std::string_view location,
                                   std::string_view default_codec,
-                                  std::optional<std::string_view> base_location) {
+                                  std::optional<std::string_view> base_location,
+                                  std::string_view writer_tag) {
   int version = 0;
   if (base_location) version = std::max(ParseMetadataVersion(*base_location), 0) + 1;
   char prefix[16];
@@ -46,7 +47,9 @@ std::string NewMetadataLocationOf(const Properties& properties, std::string_view
   auto codec = properties.find(std::string(kMetadataCompressionProperty));
   const bool gzip =
       EqualsIgnoreCase(codec == properties.end() ? default_codec : codec->second, "gzip");
-  return MetadataDirectoryOf(properties, location) + "/" + prefix + NewUuidV4() +
+  std::string uuid = NewUuidV4();
+  if (writer_tag.size() == 8) uuid.replace(0, 8, writer_tag);
+  return MetadataDirectoryOf(properties, location) + "/" + prefix + uuid +
          (gzip ? ".gz.metadata.json" : ".metadata.json");
 }
 
@@ -55,8 +58,10 @@ std::string MetadataDirectory(const TableMetadata& m) {
 }
 
 std::string NewMetadataLocation(const TableMetadata& next,
-                                std::optional<std::string_view> base_location) {
-  return NewMetadataLocationOf(next.properties, next.location, "none", base_location);
+                                std::optional<std::string_view> base_location,
+                                std::string_view writer_tag) {
+  return NewMetadataLocationOf(next.properties, next.location, "none", base_location,
+                               writer_tag);
 }
 
 std::string EncodeMetadataFile(const TableMetadata& metadata, std::string_view location) {

@@ -29,9 +29,13 @@ std::string MetadataDirectoryOf(const Properties& properties, std::string_view l
 // A never-used location in that directory for the file after `base_location` (see
 // NewMetadataLocation). Gzip'd when `write.metadata.compression-codec`, or `default_codec`
 // when it is unset, is gzip (any case).
+// `writer_tag` (8 lowercase hex digits, or empty): the first group of the file's UUID, so
+// that a catalog can tell its own files from another writer's by name alone
+// (catalog/foreign_writers.h); the rest of the UUID stays random.
 std::string NewMetadataLocationOf(const Properties& properties, std::string_view location,
                                   std::string_view default_codec,
-                                  std::optional<std::string_view> base_location);
+                                  std::optional<std::string_view> base_location,
+                                  std::string_view writer_tag = {});
 
 // MetadataDirectoryOf the table.
 std::string MetadataDirectory(const TableMetadata& metadata);
@@ -40,8 +44,10 @@ std::string MetadataDirectory(const TableMetadata& metadata);
 // (`base_location` empty) and the base's version + 1 otherwise; a base without a version
 // (a registered `v3.metadata.json`, say) counts as version 0, so its successor is 00001.
 // Suffix `.gz.metadata.json` when `write.metadata.compression-codec` is gzip (any case).
+// `writer_tag` as for NewMetadataLocationOf.
 std::string NewMetadataLocation(const TableMetadata& next,
-                                std::optional<std::string_view> base_location);
+                                std::optional<std::string_view> base_location,
+                                std::string_view writer_tag = {});
 
 // The bytes to store at `location`: the serialized metadata, gzip'd if the name says so.
 std::string EncodeMetadataFile(const TableMetadata& metadata, std::string_view location);

@@ -70,6 +70,16 @@ struct Page {
 struct ObjectPointer {
   std::string metadata_location;
   int64_t version = 0;  // increments on every swap; useful for caches and audit
+  std::string fence;    // '' = none; else a fence against a foreign writer (SetFence)
+};
+
+// A table or view that carries a fence (ListFences).
+struct FencedObject {
+  CatalogScope scope;
+  Identifier id;
+  ObjectKind kind = ObjectKind::kTable;
+  std::string metadata_location;
+  std::string fence;
 };
 
 // One pointer move inside a multi-object transaction.
@@ -145,6 +155,12 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
                                 const LocationClaim* claim = nullptr) = 0;
   virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                             const AuditEntry* audit = nullptr) = 0;
+  // Sets (or with '' clears) the object's fence: an opaque document the catalog keeps beside
+  // the pointer (catalog/foreign_writers.h). kNoSuchTable/kNoSuchView when it is missing.
+  virtual Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                          const std::string& fence) = 0;
+  // Every object carrying a fence, ordered by realm, catalog, namespace and name (admin).
+  virtual Result<std::vector<FencedObject>> ListFences() = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,
                               const Identifier& to, ObjectKind kind,
                               const AuditEntry* audit = nullptr) = 0;
@@ -178,6 +194,9 @@ class CatalogStore : public IdempotencyStore, public AccessStore {
   // Small named values of the deployment (e.g. which one-time backfills ran). nullopt = unset.
   virtual Result<std::optional<std::string>> LoadSetting(const std::string& name) = 0;
   virtual Status SaveSetting(const std::string& name, const std::string& value) = 0;
+  // Stores `value` unless the setting exists; returns what is stored either way, so that
+  // instances starting at once agree on one value (the deployment id).
+  virtual Result<std::string> EnsureSetting(const std::string& name, const std::string& value) = 0;
 };
 
 }  // namespace firn::store

@@ -280,7 +280,8 @@ class SqlCatalogStore final : public CatalogStore {
       return s.Query(sql::kLoadPointer,
                      {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name, KindText(kind)},
                      [&](const Row& row) -> Status {
-                       pointer = ObjectPointer{std::string(row.Text(0)), row.Int(1)};
+                       pointer = ObjectPointer{std::string(row.Text(0)), row.Int(1),
+                                               std::string(row.Text(2))};
                        return Ok();
                      });
     }));
@@ -462,6 +463,45 @@ class SqlCatalogStore final : public CatalogStore {
   Status SaveSetting(const std::string& name, const std::string& value) override {
     return runner_->Write(WriteMode::kIdempotent,
                           [&](Session& s) { return s.Run(sql::kSaveSetting, {name, value}); });
+  }
+
+  Result<std::string> EnsureSetting(const std::string& name, const std::string& value) override {
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kIdempotent, [&](Session& s) {
+      return s.Run(sql::kInsertSettingIfAbsent, {name, value});
+    }));
+    FIRN_ASSIGN_OR_RETURN(std::optional<std::string> stored, LoadSetting(name));
+    if (!stored) return Fail(ErrorKind::kInternal, "setting " + name + " vanished after it was stored");
+    return std::move(*stored);
+  }
+
+  Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                  const std::string& fence) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kSetFence, {scope.realm, scope.catalog,
+                                                    NamespaceKey(id.ns), id.name,
+                                                    KindText(kind), fence}));
+      if (changed == 0) return Fail(NoSuchObjectError(id, kind));
+      return Ok();
+    });
+  }
+
+  Result<std::vector<FencedObject>> ListFences() override {
+    std::vector<FencedObject> out;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      out.clear();
+      return s.Query(sql::kListFences, {}, [&](const Row& row) -> Status {
+        FencedObject f;
+        f.scope = CatalogScope{std::string(row.Text(0)), std::string(row.Text(1))};
+        f.id = Identifier{NamespaceFromKey(row.Text(2)), std::string(row.Text(3))};
+        f.kind = row.Text(4) == "view" ? ObjectKind::kView : ObjectKind::kTable;
+        f.metadata_location = std::string(row.Text(5));
+        f.fence = std::string(row.Text(6));
+        out.push_back(std::move(f));
+        return Ok();
+      });
+    }));
+    return out;
   }
 
   // IdempotencyStore.

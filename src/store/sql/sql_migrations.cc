@@ -12,7 +12,7 @@ namespace {
 
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Keys compare byte by byte ({key}), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 4> kSteps = {
+constexpr std::array<std::string_view, 5> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -147,6 +147,12 @@ CREATE TABLE store_settings (
   name   {key} PRIMARY KEY,
   value  {text} NOT NULL
 );
+)sql",
+    // 5: a table fenced against a foreign writer (catalog/foreign_writers.h): the fence as a
+    // small JSON document, '' when there is none. Read with the pointer, so a commit learns it
+    // without another query; dropped and renamed with the row.
+    R"sql(
+ALTER TABLE objects ADD COLUMN fence {text} NOT NULL DEFAULT '';
 )sql",
 };
 

@@ -72,7 +72,7 @@ inline constexpr std::string_view kListObjectsAfter =
     "AND name > $6 ORDER BY name LIMIT $5";
 // The hot path: one primary-key lookup, no transaction.
 inline constexpr std::string_view kLoadPointer =
-    "SELECT metadata_location, version FROM objects "
+    "SELECT metadata_location, version, fence FROM objects "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
 inline constexpr std::string_view kFindObject =
     "SELECT kind, metadata_location, version FROM objects "
@@ -95,6 +95,12 @@ inline constexpr std::string_view kReplacePointer =
 inline constexpr std::string_view kDeleteObject =
     "DELETE FROM objects "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kSetFence =
+    "UPDATE objects SET fence = $6 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kListFences =
+    "SELECT realm, catalog, ns_key, name, kind, metadata_location, fence FROM objects "
+    "WHERE fence <> '' ORDER BY realm, catalog, ns_key, name";
 inline constexpr std::string_view kRenameObject =
     "UPDATE objects SET ns_key = $5, name = $6, updated_ms = $7 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
@@ -200,5 +206,7 @@ inline constexpr std::string_view kLoadSetting = "SELECT value FROM store_settin
 inline constexpr std::string_view kSaveSetting =
     "INSERT INTO store_settings (name, value) VALUES ($1, $2) "
     "ON CONFLICT (name) DO UPDATE SET value = excluded.value";
+inline constexpr std::string_view kInsertSettingIfAbsent =
+    "INSERT INTO store_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
 
 }  // namespace firn::store::sql

@@ -183,6 +183,53 @@ TEST_P(CatalogStoreContractTest, SettingsRoundTripAndSurviveReopen) {
   EXPECT_EQ(store_->LoadSetting("x")->value_or(""), "2");
 }
 
+// Two instances starting at once on one database agree on one deployment id.
+TEST_P(CatalogStoreContractTest, EnsureSettingKeepsTheFirstValue) {
+  auto second = backend_->Open();
+  ASSERT_TRUE(second) << second.error().message;
+  auto first = store_->EnsureSetting("deployment_id", "one");
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(*first, "one");
+  auto other = (*second)->EnsureSetting("deployment_id", "two");
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_EQ(*other, "one");
+  EXPECT_EQ(store_->LoadSetting("deployment_id")->value_or(""), "one");
+}
+
+// The fence rides with the pointer: read by LoadPointer, kept across swaps and renames, gone
+// with a drop; ListFences names exactly the fenced objects.
+TEST_P(CatalogStoreContractTest, FenceIsReadWithThePointerAndFollowsTheRow) {
+  ASSERT_TRUE(store_->CreateNamespace(scope_, {"a"}, {}));
+  const Identifier t{{"a"}, "t"};
+  const Identifier u{{"a"}, "u"};
+  ASSERT_TRUE(store_->CreateObject(scope_, t, ObjectKind::kTable, "m1"));
+  ASSERT_TRUE(store_->CreateObject(scope_, u, ObjectKind::kTable, "n1"));
+  EXPECT_EQ(store_->LoadPointer(scope_, t, ObjectKind::kTable)->fence, "");
+  ASSERT_TRUE(store_->SetFence(scope_, t, ObjectKind::kTable, R"({"state":"fenced"})"));
+  ASSERT_TRUE(store_->SwapPointer(scope_, t, ObjectKind::kTable, "m1", "m2"));
+  auto ptr = store_->LoadPointer(scope_, t, ObjectKind::kTable);
+  ASSERT_TRUE(ptr);
+  EXPECT_EQ(ptr->metadata_location, "m2");
+  EXPECT_EQ(ptr->fence, R"({"state":"fenced"})");
+  auto listed = store_->ListFences();
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].id, t);
+  EXPECT_EQ((*listed)[0].metadata_location, "m2");
+  const Identifier moved{{"a"}, "moved"};
+  ASSERT_TRUE(store_->RenameObject(scope_, t, moved, ObjectKind::kTable));
+  EXPECT_EQ(store_->LoadPointer(scope_, moved, ObjectKind::kTable)->fence, R"({"state":"fenced"})");
+  ASSERT_TRUE(store_->SetFence(scope_, moved, ObjectKind::kTable, ""));
+  EXPECT_TRUE(store_->ListFences()->empty());
+  ASSERT_TRUE(store_->SetFence(scope_, moved, ObjectKind::kTable, "x"));
+  ASSERT_TRUE(store_->DropObject(scope_, moved, ObjectKind::kTable));
+  EXPECT_TRUE(store_->ListFences()->empty());
+  // A missing object is refused.
+  auto missing = store_->SetFence(scope_, moved, ObjectKind::kTable, "x");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNoSuchTable);
+}
+
 // Two stores on one database (two instances) create overlapping tables at the same moment:
 // exactly one wins every round, whichever instance it is.
 TEST_P(CatalogStoreContractTest, OverlappingClaimsFromTwoInstancesAtOnceHaveOneWinner) {

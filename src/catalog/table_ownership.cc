@@ -1,0 +1,137 @@
+// CatalogService: ownership across catalogs — claims on the object store and fences against
+// foreign writers (catalog/store_claims.h, catalog/foreign_writers.h,
+// docs/ownership-claims.md). Part of catalog_service.h.
+#include <spdlog/spdlog.h>
+
+#include "catalog/catalog_service.h"
+#include "catalog/foreign_writers.h"
+#include "catalog/identifiers.h"
+#include "catalog/store_claims.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/macros.h"
+
+namespace firn::catalog {
+
+using store::ObjectKind;
+
+namespace {
+// A claim of this deployment younger than this, for a name that has no table yet, belongs to a
+// create still under way.
+constexpr int64_t kClaimGraceMs = 60'000;
+}  // namespace
+
+void CatalogService::SetDeployment(std::string deployment_id) {
+  deployment_ = std::move(deployment_id);
+  writer_tag_ = WriterTag(deployment_);
+}
+
+Result<std::optional<std::string>> CatalogService::ClaimOnStore(
+    const RequestContext& ctx, const Identifier& id, const metadata::TableMetadata& meta,
+    bool write) {
+  if (deployment_.empty()) return std::nullopt;
+  const std::string uri = StoreClaimUri(meta.location);
+  io::ObjectStore& objects = ObjectsOf(ctx);
+  StoreClaim mine{deployment_, ctx.scope.realm, ctx.scope.catalog, id.ns, id.name,
+                  meta.table_uuid, NowMillis()};
+  // Two rounds: a stale claim of ours is deleted and written afresh; losing that second write
+  // to a concurrent claimer is a conflict like any other.
+  for (int round = 0; round < 2; ++round) {
+    if (write) {
+      Status written = objects.WriteNew(uri, EncodeStoreClaim(mine));
+      if (written) return uri;
+      if (written.error().kind != ErrorKind::kAlreadyExists) return Fail(written.error());
+    }
+    auto text = objects.ReadAtMost(uri, kMaxClaimBytes);
+    if (!text) {
+      if (text.error().kind == ErrorKind::kNotFound) {
+        if (!write) return std::nullopt;
+        continue;  // released meanwhile: claim it
+      }
+      if (text.error().kind == ErrorKind::kPayloadTooLarge) {
+        return Fail(ErrorKind::kLocationConflict,
+                    "Table location " + meta.location + " holds an object at " + uri +
+                        " that is not an ownership claim Firn can read; remove it if no catalog "
+                        "owns the table");
+      }
+      return Fail(text.error());
+    }
+    auto held = DecodeStoreClaim(*text);
+    if (!held) {
+      return Fail(ErrorKind::kLocationConflict,
+                  "Table location " + meta.location + " holds an ownership claim Firn cannot "
+                  "read (" + uri + "); remove it if no catalog owns the table");
+    }
+    if (held->deployment != deployment_) {
+      return Fail(ErrorKind::kLocationConflict,
+                  "Table location " + meta.location + " is owned by another catalog: " +
+                      DescribeClaimOwner(*held) +
+                      ". Release it there (drop the table with purgeRequested=false, or move "
+                      "it), or delete " + uri + " if that deployment no longer exists");
+    }
+    // Ours. It still stands when it names another table (another UUID) that is live, or that
+    // is being created under this very name right now (a claim a moment old with no pointer
+    // yet: the concurrent create will win the name). The location index refuses most of these
+    // first; this covers catalogs that allow shared locations, and races.
+    if (held->table_uuid != meta.table_uuid) {
+      const bool same_name = held->realm == ctx.scope.realm &&
+                             held->catalog == ctx.scope.catalog && held->ns == id.ns &&
+                             held->name == id.name;
+      auto live = store_->LoadPointer({held->realm, held->catalog}, {held->ns, held->name},
+                                      ObjectKind::kTable);
+      bool still_owned = false;
+      if (live) {
+        auto table = ReadMetadata(ctx, live->metadata_location);
+        still_owned = !table || (*table)->metadata.table_uuid == held->table_uuid;
+      } else if (live.error().kind == ErrorKind::kNoSuchTable) {
+        still_owned = same_name && NowMillis() - held->claimed_ms < kClaimGraceMs;
+      } else {
+        return Fail(live.error());
+      }
+      if (still_owned) {
+        return Fail(ErrorKind::kLocationConflict,
+                    "Table location " + meta.location + " is owned by table " +
+                        FormatIdentifier({held->ns, held->name}) + " of catalog " +
+                        held->catalog);
+      }
+    }
+    if (!write) return std::nullopt;
+    // A claim of a dropped table (or an earlier registration of this one): taken over.
+    FIRN_RETURN_IF_ERROR(objects.Delete(uri));
+  }
+  return Fail(ErrorKind::kLocationConflict,
+              "Table location " + meta.location + " was claimed by another catalog meanwhile");
+}
+
+void CatalogService::WithdrawClaim(const RequestContext& ctx,
+                                   const std::optional<std::string>& uri) {
+  if (uri) DeleteQuietly(ctx, *uri);
+}
+
+void CatalogService::ReleaseStoreClaim(const RequestContext& ctx,
+                                       const metadata::TableMetadata& meta) {
+  DeleteOwnStoreClaim(ObjectsOf(ctx), deployment_, meta);
+}
+
+Status CatalogService::CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
+                                           const store::ObjectPointer& ptr,
+                                           const CachedTable& base) {
+  if (deployment_.empty()) return Ok();
+  Fence fence = DecodeFence(ptr.fence);
+  if (fence.state == Fence::State::kFenced) return Fail(FencedCommitError(id, fence));
+  FIRN_ASSIGN_OR_RETURN(std::vector<std::string> foreign,
+                        FindForeignMetadata(ObjectsOf(ctx), base.metadata,
+                                            ptr.metadata_location, writer_tag_, fence, false));
+  if (foreign.empty()) return Ok();
+  foreign_writers_detected_.fetch_add(1, std::memory_order_relaxed);
+  spdlog::warn(R"("msg":"foreign writer detected; table fenced","catalog":"{}","table":"{}",)"
+               R"("file":"{}","request_id":"{}")",
+               log::Escape(ctx.scope.catalog), log::Escape(FormatIdentifier(id)),
+               log::Escape(foreign.front()), log::Escape(ctx.request_id));
+  Fence fenced{Fence::State::kFenced, NowMillis(), fence.files};
+  fenced.files.insert(fenced.files.end(), foreign.begin(), foreign.end());
+  FIRN_RETURN_IF_ERROR(store_->SetFence(ctx.scope, id, ObjectKind::kTable, EncodeFence(fenced)));
+  return Fail(FencedCommitError(id, fenced));
+}
+
+}  // namespace firn::catalog
