@@ -317,4 +317,14 @@ Result<AuditPage> ManagementService::ListAudit(const ManagementContext& ctx,
   return page;
 }
 
+Result<std::vector<store::Task>> ManagementService::ListTasks(const ManagementContext& ctx,
+                                                             store::TaskFilter filter) {
+  FIRN_RETURN_IF_ERROR(Require(ctx, auth::Operation::kListTasks));
+  if (filter.limit < 1 || filter.limit > 1000) {
+    return Fail(ErrorKind::kBadRequest, "Invalid limit: must be between 1 and 1000");
+  }
+  filter.realm = ctx.realm;
+  return catalogs_.ListTasks(filter);
+}
+
 }  // namespace firn::access

@@ -230,6 +230,10 @@ class ManagementService {
 
   // --- audit (management_service.cc); needs SERVICE_MANAGE_ACCESS.
   Result<AuditPage> ListAudit(const ManagementContext& ctx, const AuditQuery& query);
+  // --- durable tasks of the caller's realm, newest first (docs/tasks.md); needs
+  // SERVICE_MANAGE_ACCESS. `filter.realm` is replaced by the caller's; limit 1..1000.
+  Result<std::vector<store::Task>> ListTasks(const ManagementContext& ctx,
+                                             store::TaskFilter filter);
 
  private:
   struct Change;  // one audited write (management_service.cc)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <thread>
 
 #include "access/access_state.h"
@@ -160,8 +161,37 @@ int RunServer(ServerConfig config) {
   auto keks = PrepareKeyEncryption(*store, config);
   if (!keks) return fail(keks.error());
   if (auto st = PrepareAccess(*store, config, **keks); !st) return fail(st.error());
-  access::AccessState access_state(store, NewUuidV4(), *keks);
+  const std::string instance_id = NewUuidV4();
+  access::AccessState access_state(store, instance_id, *keks);
   if (auto st = access_state.Start(); !st) return fail(st.error());
+  // Durable tasks (purges): any instance runs any task; a crashed one's are taken over.
+  catalog::TaskRunnerOptions task_options;
+  if (config.test_mode) {
+    if (const char* delay = std::getenv("FIRN_TEST_TASK_STEP_DELAY_MS")) {
+      task_options.step_delay = std::chrono::milliseconds(std::atoll(delay));
+      task_options.lease = std::chrono::milliseconds(3000);  // a killed instance's work resumes soon
+    }
+  }
+  auto tasks = std::make_shared<catalog::TaskRunner>(*store, instance_id, task_options);
+  service.AttachTasks(
+      tasks, [&access_state, &catalogs, &config](const store::CatalogScope& scope) {
+        std::shared_ptr<const catalog::CatalogInfo> found;
+        if (auto snapshot = access_state.Current()) {
+          found = snapshot->FindCatalog(scope.realm, scope.catalog);
+        }
+        if (!found && !config.auth) {
+          if (const catalog::CatalogInfo* info = catalogs.Find(scope.catalog)) {
+            found = std::make_shared<const catalog::CatalogInfo>(*info);
+          }
+        }
+        return found;
+      });
+  tasks->Start();
+  // Stopped before anything its handlers use goes away, on every return path.
+  struct StopTasks {
+    catalog::TaskRunner& runner;
+    ~StopTasks() { runner.Stop(); }
+  } stop_tasks{*tasks};
   access::Authenticator authenticator(MakeAuthConfig(config));
   if (auto st = authenticator.Start(); !st) return fail(st.error());
   access::TokenService tokens(authenticator, [&access_state] { return access_state.Current(); });
@@ -212,6 +242,7 @@ int RunServer(ServerConfig config) {
   // Run() may also return without a signal (fatal listener error): wake the signal thread.
   pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();
+  tasks->Stop();
   access_state.Stop();
   spdlog::info(R"("msg":"stopped")");
   return 0;

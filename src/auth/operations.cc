@@ -191,6 +191,9 @@ constexpr OperationRule kRules[] = {
     // Firn's audit listing (GET /api/management/v1/audit).
     {O::kListAuditEntries, A::kManagement, "listAuditEntries", "", T::kRoot,
      {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
+    // Firn's durable tasks (GET /api/management/v1/tasks): purges and maintenance.
+    {O::kListTasks, A::kManagement, "listTasks", "", T::kRoot, {P::kSERVICE_MANAGE_ACCESS},
+     T::kNone, {}, "(Firn)"},
 };
 
 // One row per enumerator, at the enumerator's index: RuleOf is an array index, and an

@@ -108,9 +108,10 @@ enum class Operation : uint8_t {
   kRevokeGrantOnTable,
   kRevokeGrantOnView,
   kListAuditEntries,
+  kListTasks,
 };
 
-inline constexpr int kOperationCount = static_cast<int>(Operation::kListAuditEntries) + 1;
+inline constexpr int kOperationCount = static_cast<int>(Operation::kListTasks) + 1;
 
 // Which API serves the operation.
 enum class Api { kIcebergRest, kManagement };

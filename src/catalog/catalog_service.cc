@@ -233,17 +233,35 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
     spdlog::warn(R"("msg":"drop: metadata unreadable, dropping pointer only","file":"{}")",
                  log::Escape(ptr.metadata_location));
   }
+  // The purge is a durable task, stored before the pointer goes: a crash after the drop still
+  // purges (the task checks the drop happened before it deletes anything).
+  std::optional<std::string> purge_task;
+  if (purge && table && tasks_) {
+    store::Task task;
+    task.kind = std::string(kPurgeTableTask);
+    task.realm = ctx.scope.realm;
+    task.catalog = ctx.scope.catalog;
+    task.object = AuditObject(id, ObjectKind::kTable);
+    task.payload = EncodePurgeTask({id, ptr.metadata_location});
+    FIRN_ASSIGN_OR_RETURN(purge_task, tasks_->Enqueue(std::move(task)));
+  }
   const store::AuditEntry audit =
       MakeAudit(ctx, purge ? Operation::kDropTablePurge : Operation::kDropTable,
                 AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
-  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
+  if (auto st = store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit); !st) {
+    if (purge_task) tasks_->RunNow(*purge_task, inline_task_budget_);  // ends: table still there
+    return Fail(st.error());
+  }
   if (table) ReleaseStoreClaim(ctx, table->metadata);
-  if (table && purge) {
-    // The table's claims are gone with its pointer: a file is purged only when no other table
-    // or view (and no other catalog) owns it or a folder above it at the moment of deletion.
-    const store::LocationOwner owner = OwnerOf(ctx, id, ObjectKind::kTable);
+  if (purge_task) {
+    // Mostly finished here; a large table's remainder goes to the runner.
+    auto state = tasks_->RunNow(*purge_task, inline_task_budget_);
+    if (!state || *state == store::TaskState::kPending) tasks_->Kick();
+  } else if (table && purge) {
     PurgeTableFiles(ObjectsOf(ctx), table->metadata, ptr.metadata_location,
-                    [&](std::string_view file) { return DeletableFor(*store_, owner, file); });
+                    [&](std::string_view file) {
+                      return DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kTable), file);
+                    });
   }
   return Ok();
 }

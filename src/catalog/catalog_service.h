@@ -15,6 +15,8 @@
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -30,6 +32,7 @@
 #include "catalog/input_rules.h"
 #include "catalog/metadata_cache.h"
 #include "catalog/request_context.h"
+#include "catalog/task_runner.h"
 #include "common/result.h"
 #include "io/object_store.h"
 #include "io/s3/request_signer.h"
@@ -126,6 +129,18 @@ class CatalogService {
   // alone): no claims and no foreign-writer checks. Set before serving.
   void SetDeployment(std::string deployment_id);
   const std::string& deployment() const { return deployment_; }
+  // Durable tasks (catalog/task_runner.h, docs/tasks.md): registers the service's handlers
+  // ("purge-table") with `runner`, which then carries out purges: a drop with purge enqueues
+  // its task before the pointer goes and runs it inside the request for up to `inline_budget`;
+  // the runner finishes whatever is left, after a crash too. `resolve` gives a task the catalog
+  // it works in (null: the registry's). Without a runner a purge runs inline, to the end.
+  using CatalogResolver =
+      std::function<std::shared_ptr<const CatalogInfo>(const store::CatalogScope&)>;
+  void AttachTasks(std::shared_ptr<TaskRunner> runner, CatalogResolver resolve,
+                   std::chrono::milliseconds inline_budget = std::chrono::seconds(10));
+  // The "purge-table" handler (exposed for tests).
+  Result<TaskOutcome> RunPurgeTask(const store::Task& task, TaskControl& control);
+
   // How many times a commit found another catalog's metadata file and fenced its table.
   uint64_t foreign_writers_detected() const {
     return foreign_writers_detected_.load(std::memory_order_relaxed);
@@ -278,6 +293,9 @@ class CatalogService {
   Status CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
                              const store::ObjectPointer& ptr, const CachedTable& base);
 
+  std::shared_ptr<TaskRunner> tasks_;
+  CatalogResolver resolve_catalog_;
+  std::chrono::milliseconds inline_task_budget_{10000};
   std::string deployment_;
   std::string writer_tag_;
   std::atomic<uint64_t> foreign_writers_detected_{0};

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/json.hpp>
+
 #include <set>
 
 #include "catalog/location_policy.h"
@@ -23,15 +25,21 @@ void Warn(std::string_view what, std::string_view file, std::string_view error) 
 
 }  // namespace
 
-size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
-                       const std::string& current_metadata_location,
-                       FunctionRef<bool(std::string_view)> deletable) {
+PurgeResult PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
+                            const std::string& current_metadata_location,
+                            FunctionRef<bool(std::string_view)> deletable,
+                            FunctionRef<bool()> keep_going) {
+  PurgeResult result;
   const bool gc = GcEnabled(table);
   std::set<std::string> manifests;
   std::set<std::string> manifest_lists;
   std::set<std::string> content_files;
 
   for (const metadata::Snapshot& snapshot : table.snapshots) {
+    if (!keep_going()) {
+      result.finished = false;
+      return result;
+    }
     for (const std::string& m : snapshot.manifests) manifests.insert(m);
     if (!snapshot.manifest_list) continue;
     manifest_lists.insert(*snapshot.manifest_list);
@@ -51,6 +59,10 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   if (gc) {
     for (const std::string& manifest : manifests) {
       if (!IsUnder(manifest, table.location)) continue;
+      if (!keep_going()) {
+        result.finished = false;
+        return result;
+      }
       auto bytes = objects.Read(manifest);
       if (!bytes) {
         Warn("cannot read manifest", manifest, bytes.error().message);
@@ -78,18 +90,21 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   }
   for (const auto& entry : table.metadata_log) others.insert(entry.metadata_file);
 
-  size_t deleted = 0;
-  size_t skipped = 0;
   auto remove_all = [&](const std::set<std::string>& files) {
     for (const std::string& f : files) {
+      if (!result.finished) return;
       // Metadata may name any path (a registered file, a crafted commit): only what lies
       // inside the table's own location is the table's to delete.
       if (!IsUnder(f, table.location) || !deletable(f)) {
-        ++skipped;
+        ++result.skipped;
         continue;
       }
+      if (!keep_going()) {
+        result.finished = false;
+        return;
+      }
       if (auto st = objects.Delete(f); st) {
-        ++deleted;
+        ++result.deleted;
       } else {
         Warn("cannot delete", f, st.error().message);
       }
@@ -102,12 +117,53 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
   remove_all(manifest_lists);
   remove_all(others);
   remove_all({current_metadata_location});
-  if (skipped > 0) {
+  if (result.skipped > 0) {
     spdlog::warn(R"("msg":"purge: skipped files the table does not own","location":"{}",)"
                  R"("skipped":{},"deleted":{})",
-                 log::Escape(table.location), skipped, deleted);
+                 log::Escape(table.location), result.skipped, result.deleted);
   }
-  return deleted;
+  return result;
+}
+
+size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
+                       const std::string& current_metadata_location,
+                       FunctionRef<bool(std::string_view)> deletable) {
+  return PurgeTableFiles(objects, table, current_metadata_location, deletable, [] {
+           return true;
+         }).deleted;
+}
+
+std::string EncodePurgeTask(const PurgeTask& task) {
+  boost::json::object o;
+  boost::json::array ns;
+  for (const std::string& level : task.id.ns) ns.emplace_back(level);
+  o["namespace"] = std::move(ns);
+  o["name"] = task.id.name;
+  o["metadata-location"] = task.metadata_location;
+  return boost::json::serialize(o);
+}
+
+Result<PurgeTask> DecodePurgeTask(std::string_view payload) {
+  boost::system::error_code ec;
+  boost::json::value doc = boost::json::parse(payload, ec);
+  const auto bad = [] { return Fail(ErrorKind::kBadRequest, "Cannot parse purge task payload"); };
+  if (ec || !doc.is_object()) return bad();
+  const boost::json::object& o = doc.as_object();
+  const auto* ns = o.if_contains("namespace");
+  const auto* name = o.if_contains("name");
+  const auto* location = o.if_contains("metadata-location");
+  if (!ns || !ns->is_array() || !name || !name->is_string() || !location ||
+      !location->is_string()) {
+    return bad();
+  }
+  PurgeTask task;
+  for (const auto& level : ns->as_array()) {
+    if (!level.is_string()) return bad();
+    task.id.ns.emplace_back(level.as_string());
+  }
+  task.id.name = std::string(name->as_string());
+  task.metadata_location = std::string(location->as_string());
+  return task;
 }
 
 }  // namespace firn::catalog

@@ -6,8 +6,10 @@
 // or catalog owns it: catalog/location_ownership.h). Anything else the metadata lists is
 // skipped, counted and logged, never deleted — nor read, for manifests outside the location.
 //
-// Best effort: a file that cannot be read or deleted is logged and skipped. Returns the number
-// of files deleted. Thread-safety: stateless.
+// Best effort: a file that cannot be read or deleted is logged and skipped. Leaves go first
+// (data files, then manifests, manifest lists, statistics, older metadata, the current metadata
+// file last), so a purge stopped part way (`keep_going` false) still leaves the metadata that
+// names every remaining file and can be run again to finish. Thread-safety: stateless.
 #pragma once
 
 #include <cstddef>
@@ -15,12 +17,36 @@
 
 #include "common/function_ref.h"
 #include "io/object_store.h"
+#include "common/result.h"
 #include "metadata/table_metadata.h"
+#include "store/store.h"
 
 namespace firn::catalog {
 
+struct PurgeResult {
+  size_t deleted = 0;
+  size_t skipped = 0;     // listed but not the table's to delete
+  bool finished = true;   // false: stopped by keep_going
+};
+
+PurgeResult PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
+                            const std::string& current_metadata_location,
+                            FunctionRef<bool(std::string_view)> deletable,
+                            FunctionRef<bool()> keep_going);
+
+// As above, to the end; the number of files deleted.
 size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
                        const std::string& current_metadata_location,
                        FunctionRef<bool(std::string_view)> deletable);
+
+// The payload of a "purge-table" task (catalog/task_runner.h): which table, dropped at which
+// metadata file. kBadRequest for a payload that does not decode.
+inline constexpr std::string_view kPurgeTableTask = "purge-table";
+struct PurgeTask {
+  store::Identifier id;
+  std::string metadata_location;
+};
+std::string EncodePurgeTask(const PurgeTask& task);
+Result<PurgeTask> DecodePurgeTask(std::string_view payload);
 
 }  // namespace firn::catalog

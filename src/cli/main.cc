@@ -9,6 +9,7 @@
 #include "app/admin_audit.h"
 #include "app/admin_commands.h"
 #include "app/admin_fences.h"
+#include "app/admin_tasks.h"
 #include "app/location_index.h"
 #include "app/bootstrap_command.h"
 #include "app/server_app.h"
@@ -204,6 +205,18 @@ int main(int argc, char** argv) {
   fence->add_option("--password-file", fence_args.store.password_file,
                     "PostgreSQL password file (else FIRN_DB_PASSWORD)");
 
+  firn::app::TasksArgs tasks_args;
+  auto* tasks = admin->add_subcommand(
+      "tasks", "List durable tasks (purges, maintenance), newest first (docs/tasks.md)");
+  tasks->add_option("--db", tasks_args.store.db_url, "Database URL (as for serve)");
+  tasks->add_option("--data-dir", tasks_args.store.data_dir, "Data directory");
+  tasks->add_option("--password-file", tasks_args.store.password_file,
+                    "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  tasks->add_option("--state", tasks_args.state, "pending | running | done | failed");
+  tasks->add_option("--kind", tasks_args.kind, "e.g. purge-table");
+  tasks->add_option("--realm", tasks_args.realm, "Realm (default: every realm)");
+  tasks->add_option("--limit", tasks_args.limit, "1..1000 (default 100)");
+
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "firn " << kVersion << "\n";
   });
@@ -253,5 +266,6 @@ int main(int argc, char** argv) {
   if (locations->parsed()) return firn::app::RunAdminLocations(locations_args);
   if (fences->parsed()) return firn::app::RunAdminFences(fences_args);
   if (fence->parsed()) return firn::app::RunAdminFence(fence_args);
+  if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

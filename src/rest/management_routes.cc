@@ -185,6 +185,7 @@ void AddManagementRoutes(http::Router& router, access::ManagementService& servic
   mgmt::AddCatalogRoleRoutes(routes, service);
   mgmt::AddGrantRoutes(routes, service);
   mgmt::AddAuditRoute(routes, service);
+  mgmt::AddTasksRoute(routes, service);
 }
 
 }  // namespace firn::rest

@@ -1,6 +1,8 @@
-// Firn extension: GET /api/management/v1/audit — the audit trail of the caller's realm.
+// Firn extensions: GET /api/management/v1/audit — the audit trail of the caller's realm — and
+// GET /api/management/v1/tasks — its durable tasks (docs/tasks.md).
 #include <charconv>
 
+#include "catalog/task_runner.h"
 #include "common/macros.h"
 #include "rest/management_routes_internal.h"
 #include "rest/path_codec.h"
@@ -45,6 +47,25 @@ json::object EntryJson(const store::AuditEntry& e) {
 }
 
 }  // namespace
+
+void AddTasksRoute(Registrar& routes, access::ManagementService& service) {
+  routes.Add(Method::kGet, "/tasks", [&service](const Call& c) -> Result<Response> {
+    FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(c.req.query));
+    store::TaskFilter filter;
+    if (auto state = TextParam(query, "state")) {
+      filter.state = store::TaskStateFromName(*state);
+      if (!filter.state) {
+        return Fail(ErrorKind::kBadRequest,
+                    "Invalid state: must be pending, running, done or failed");
+      }
+    }
+    filter.kind = TextParam(query, "kind").value_or("");
+    FIRN_ASSIGN_OR_RETURN(auto limit, IntParam(query, "limit"));
+    if (limit) filter.limit = *limit;
+    FIRN_ASSIGN_OR_RETURN(auto tasks, service.ListTasks(c.ctx, filter));
+    return JsonResponse(200, ListBody("tasks", tasks, catalog::TaskJson));
+  });
+}
 
 void AddAuditRoute(Registrar& routes, access::ManagementService& service) {
   routes.Add(Method::kGet, "/audit",

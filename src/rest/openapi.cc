@@ -229,6 +229,9 @@ constexpr Operation kManagementOperations[] = {
      "auditCatalog,auditPrincipal,auditOperation,auditObjectPrefix,auditSince,auditUntil,"
      "auditAfterId,auditLimit",
      Body::kNone, "", 200, "AuditPage"},
+    {Method::kGet, FIRN_MGMT "/tasks", "listTasks", "Tasks",
+     "Firn's durable tasks (purges, maintenance) of the caller's realm, newest first",
+     "taskState,taskKind,taskLimit", Body::kNone, "", 200, "TaskList"},
     {Method::kGet, FIRN_MGMT "/openapi.json", "getManagementOpenApi", "Documentation",
      "This document", "", Body::kNone, "", 200, "OpenApiDocument", 0, Errors::kIceberg,
      Auth::kNone},

@@ -56,7 +56,12 @@ constexpr std::string_view kComponents = R"json({
   "auditSince": {"name": "since", "in": "query", "schema": {"type": "integer", "format": "int64"}},
   "auditUntil": {"name": "until", "in": "query", "schema": {"type": "integer", "format": "int64"}},
   "auditAfterId": {"name": "afterId", "in": "query", "schema": {"type": "integer", "format": "int64"}},
-  "auditLimit": {"name": "limit", "in": "query", "schema": {"type": "integer"}}
+  "auditLimit": {"name": "limit", "in": "query", "schema": {"type": "integer"}},
+  "taskState": {"name": "state", "in": "query",
+                "schema": {"type": "string", "enum": ["pending", "running", "done", "failed"]}},
+  "taskKind": {"name": "kind", "in": "query", "schema": {"type": "string"}},
+  "taskLimit": {"name": "limit", "in": "query",
+                "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}
 },
 "schemas": {
   "ErrorModel": {"type": "object", "required": ["message", "type", "code"], "properties": {
@@ -302,7 +307,19 @@ constexpr std::string_view kComponents = R"json({
   "AuditPage": {"type": "object", "required": ["entries", "next"], "properties": {
     "entries": {"type": "array", "items": {"type": "object"}},
     "next": {"type": "integer", "format": "int64", "nullable": true,
-             "description": "afterId for the next page; null on the last"}}}
+             "description": "afterId for the next page; null on the last"}}},
+  "TaskList": {"type": "object", "required": ["tasks"], "properties": {
+    "tasks": {"type": "array", "items": {"type": "object", "required": ["id", "kind", "state"],
+      "properties": {"id": {"type": "string"}, "kind": {"type": "string"},
+                     "catalog": {"type": "string"}, "object": {"type": "string"},
+                     "state": {"type": "string"}, "attempts": {"type": "integer"},
+                     "notBefore": {"type": "integer", "format": "int64"},
+                     "leaseOwner": {"type": "string"},
+                     "leaseUntil": {"type": "integer", "format": "int64"},
+                     "progress": {"type": "object", "nullable": true},
+                     "lastError": {"type": "string"},
+                     "created": {"type": "integer", "format": "int64"},
+                     "updated": {"type": "integer", "format": "int64"}}}}}}
 }
 })json";
 

@@ -34,6 +34,7 @@
 #include "store/access_store.h"
 #include "store/idempotency_store.h"
 #include "store/location_claims.h"
+#include "store/task_store.h"
 
 namespace firn::store {
 
@@ -104,9 +105,10 @@ struct MetricsReport {
   int64_t received_ms = 0;
 };
 
-// Also an IdempotencyStore (idempotency_store.h) and an AccessStore (access_store.h): one
-// database holds all three, so a commit and its audit row share a transaction.
-class CatalogStore : public IdempotencyStore, public AccessStore {
+// Also an IdempotencyStore (idempotency_store.h), an AccessStore (access_store.h) and a
+// TaskStore (task_store.h): one database holds them all, so a commit and its audit row share a
+// transaction.
+class CatalogStore : public IdempotencyStore, public AccessStore, public TaskStore {
  public:
   ~CatalogStore() override = default;
 

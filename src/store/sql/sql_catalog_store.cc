@@ -1,5 +1,6 @@
 #include "store/sql/sql_catalog_store.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <span>
@@ -132,6 +133,30 @@ LocationOwner OwnerOf(const CatalogScope& scope, const Namespace& ns) {
 
 std::span<const AuditEntry> Audits(const AuditEntry* audit) {
   return audit ? std::span<const AuditEntry>(audit, 1) : std::span<const AuditEntry>();
+}
+
+Task TaskFromRow(const Row& row) {
+  Task t;
+  t.id = std::string(row.Text(0));
+  t.kind = std::string(row.Text(1));
+  t.realm = std::string(row.Text(2));
+  t.catalog = std::string(row.Text(3));
+  t.object = std::string(row.Text(4));
+  t.payload = std::string(row.Text(5));
+  t.state = TaskStateFromName(row.Text(6)).value_or(TaskState::kFailed);
+  t.attempts = static_cast<int>(row.Int(7));
+  t.not_before_ms = row.Int(8);
+  t.lease_owner = std::string(row.Text(9));
+  t.lease_until_ms = row.Int(10);
+  t.progress = std::string(row.Text(11));
+  t.last_error = std::string(row.Text(12));
+  t.created_ms = row.Int(13);
+  t.updated_ms = row.Int(14);
+  return t;
+}
+
+Error LeaseLostError(const std::string& id) {
+  return Error(ErrorKind::kCommitFailed, "Task " + id + " is no longer claimed by this instance");
 }
 
 class SqlCatalogStore final : public CatalogStore {
@@ -472,6 +497,80 @@ class SqlCatalogStore final : public CatalogStore {
     FIRN_ASSIGN_OR_RETURN(std::optional<std::string> stored, LoadSetting(name));
     if (!stored) return Fail(ErrorKind::kInternal, "setting " + name + " vanished after it was stored");
     return std::move(*stored);
+  }
+
+  // TaskStore.
+  Status EnqueueTask(const Task& task) override {
+    const int64_t now = NowMillis();
+    return runner_->Write(WriteMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t inserted,
+                            s.Exec(sql::kInsertTask, {task.id, task.kind, task.realm,
+                                                      task.catalog, task.object, task.payload,
+                                                      task.not_before_ms, now}));
+      if (inserted == 0) {
+        return Fail(ErrorKind::kAlreadyExists, "Task already exists: " + task.id);
+      }
+      return Ok();
+    });
+  }
+
+  Result<std::optional<Task>> ClaimTask(const std::string& owner, int64_t now_ms,
+                                        int64_t lease_ms, const std::string& only_id) override {
+    std::optional<Task> claimed;
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kSingle, [&](Session& s) -> Status {
+      claimed.reset();
+      auto take = [&](const Row& row) -> Status {
+        claimed = TaskFromRow(row);
+        return Ok();
+      };
+      if (!only_id.empty()) {
+        FIRN_RETURN_IF_ERROR(
+            s.Exec(sql::kClaimTaskById, {owner, now_ms, now_ms + lease_ms, only_id}, take));
+      } else {
+        FIRN_RETURN_IF_ERROR(s.Exec(sql::kClaimDueTask, {owner, now_ms, now_ms + lease_ms}, take));
+      }
+      return Ok();
+    }));
+    return claimed;
+  }
+
+  Status RenewTask(const std::string& id, const std::string& owner, int64_t lease_until_ms,
+                   const std::string& progress) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kRenewTask, {id, owner, lease_until_ms, progress,
+                                                     NowMillis()}));
+      if (changed == 0) return Fail(LeaseLostError(id));
+      return Ok();
+    });
+  }
+
+  Status FinishTask(const std::string& id, const std::string& owner, TaskState state,
+                    int64_t not_before_ms, const std::string& progress,
+                    const std::string& error) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(
+          int64_t changed,
+          s.Exec(sql::kFinishTask, {id, owner, TaskStateName(state), not_before_ms, progress,
+                                    error, NowMillis()}));
+      if (changed == 0) return Fail(LeaseLostError(id));
+      return Ok();
+    });
+  }
+
+  Result<std::vector<Task>> ListTasks(const TaskFilter& filter) override {
+    std::vector<Task> out;
+    const std::string state = filter.state ? std::string(TaskStateName(*filter.state)) : "";
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      out.clear();
+      return s.Query(sql::kListTasks,
+                     {state, filter.realm, filter.kind, std::clamp<int64_t>(filter.limit, 1, 1000)},
+                     [&](const Row& row) -> Status {
+                       out.push_back(TaskFromRow(row));
+                       return Ok();
+                     });
+    }));
+    return out;
   }
 
   Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,

@@ -12,7 +12,7 @@ namespace {
 
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Keys compare byte by byte ({key}), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 5> kSteps = {
+constexpr std::array<std::string_view, 6> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -153,6 +153,29 @@ CREATE TABLE store_settings (
     // without another query; dropped and renamed with the row.
     R"sql(
 ALTER TABLE objects ADD COLUMN fence {text} NOT NULL DEFAULT '';
+)sql",
+    // 6: durable tasks (store/task_store.h): purges, expiry and maintenance, claimed by one
+    // instance at a time with a lease.
+    R"sql(
+CREATE TABLE tasks (
+  id              {key} PRIMARY KEY,
+  kind            {key} NOT NULL,
+  realm           {key} NOT NULL,
+  catalog         {key} NOT NULL,
+  object          {text} NOT NULL,
+  payload         {text} NOT NULL,
+  state           {key} NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed')),
+  attempts        {int32} NOT NULL,
+  not_before_ms   {int64} NOT NULL,
+  lease_owner     {key} NOT NULL,
+  lease_until_ms  {int64} NOT NULL,
+  progress        {text} NOT NULL,
+  last_error      {text} NOT NULL,
+  created_ms      {int64} NOT NULL,
+  updated_ms      {int64} NOT NULL
+);
+CREATE INDEX tasks_due ON tasks (state, not_before_ms);
+CREATE INDEX tasks_by_time ON tasks (created_ms);
 )sql",
 };
 

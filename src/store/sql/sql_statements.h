@@ -209,4 +209,41 @@ inline constexpr std::string_view kSaveSetting =
 inline constexpr std::string_view kInsertSettingIfAbsent =
     "INSERT INTO store_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
 
+// ---- tasks (store/task_store.h) ---------------------------------------------------------------
+
+inline constexpr std::string_view kInsertTask =
+    "INSERT INTO tasks (id, kind, realm, catalog, object, payload, state, attempts, "
+    "not_before_ms, lease_owner, lease_until_ms, progress, last_error, created_ms, updated_ms) "
+    "VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, '', 0, '', '', $8, $8) "
+    "ON CONFLICT (id) DO NOTHING";
+// The claimable condition is repeated outside the subquery: under PostgreSQL's READ COMMITTED
+// a second claimer of the same row waits for the first, then re-checks it and matches nothing.
+inline constexpr std::string_view kClaimDueTask =
+    "UPDATE tasks SET state = 'running', lease_owner = $1, lease_until_ms = $3, "
+    "attempts = attempts + 1, updated_ms = $2 "
+    "WHERE id = (SELECT id FROM tasks WHERE (state = 'pending' AND not_before_ms <= $2) "
+    "OR (state = 'running' AND lease_until_ms < $2) ORDER BY not_before_ms, id LIMIT 1) "
+    "AND ((state = 'pending' AND not_before_ms <= $2) OR "
+    "(state = 'running' AND lease_until_ms < $2)) "
+    "RETURNING id, kind, realm, catalog, object, payload, state, attempts, not_before_ms, "
+    "lease_owner, lease_until_ms, progress, last_error, created_ms, updated_ms";
+inline constexpr std::string_view kClaimTaskById =
+    "UPDATE tasks SET state = 'running', lease_owner = $1, lease_until_ms = $3, "
+    "attempts = attempts + 1, updated_ms = $2 "
+    "WHERE id = $4 AND (state = 'pending' OR (state = 'running' AND lease_until_ms < $2)) "
+    "RETURNING id, kind, realm, catalog, object, payload, state, attempts, not_before_ms, "
+    "lease_owner, lease_until_ms, progress, last_error, created_ms, updated_ms";
+inline constexpr std::string_view kRenewTask =
+    "UPDATE tasks SET lease_until_ms = $3, progress = $4, updated_ms = $5 "
+    "WHERE id = $1 AND lease_owner = $2 AND state = 'running'";
+inline constexpr std::string_view kFinishTask =
+    "UPDATE tasks SET state = $3, not_before_ms = $4, progress = $5, last_error = $6, "
+    "lease_owner = '', lease_until_ms = 0, updated_ms = $7 "
+    "WHERE id = $1 AND lease_owner = $2 AND state = 'running'";
+inline constexpr std::string_view kListTasks =
+    "SELECT id, kind, realm, catalog, object, payload, state, attempts, not_before_ms, "
+    "lease_owner, lease_until_ms, progress, last_error, created_ms, updated_ms FROM tasks "
+    "WHERE ($1 = '' OR state = $1) AND ($2 = '' OR realm = $2) AND ($3 = '' OR kind = $3) "
+    "ORDER BY created_ms DESC, id LIMIT $4";
+
 }  // namespace firn::store::sql

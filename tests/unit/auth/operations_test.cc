@@ -36,7 +36,7 @@ constexpr std::string_view kManagementOperations[] = {
     "listCatalogRoles", "createCatalogRole", "getCatalogRole", "updateCatalogRole",
     "deleteCatalogRole", "listAssigneePrincipalRolesForCatalogRole",
     "listGrantsForCatalogRole", "addGrantToCatalogRole", "revokeGrantFromCatalogRole",
-    "listAuditEntries"};
+    "listAuditEntries", "listTasks"};
 
 template <size_t N>
 bool Contains(const std::string_view (&list)[N], std::string_view id) {

@@ -351,8 +351,9 @@ TEST_F(OpenApiTest, ManagementOperationsMatchThePolarisSpec) {
         << s.id << " lacks its success status " << s.success;
   }
   // Firn's additions to the management API.
-  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 2);
+  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 3);
   EXPECT_TRUE(ops.contains("listAuditEntries"));
+  EXPECT_TRUE(ops.contains("listTasks"));
   EXPECT_TRUE(ops.contains("getManagementOpenApi"));
 }
 

@@ -1,0 +1,77 @@
+// CatalogService: purge as a durable task (catalog/task_runner.h, docs/tasks.md). Part of
+// catalog_service.h.
+#include <boost/json.hpp>
+
+#include "catalog/catalog_service.h"
+#include "catalog/location_ownership.h"
+#include "catalog/purge.h"
+#include "common/macros.h"
+
+namespace firn::catalog {
+
+using store::ObjectKind;
+
+void CatalogService::AttachTasks(std::shared_ptr<TaskRunner> runner, CatalogResolver resolve,
+                                 std::chrono::milliseconds inline_budget) {
+  tasks_ = std::move(runner);
+  resolve_catalog_ = std::move(resolve);
+  inline_task_budget_ = inline_budget;
+  tasks_->Register(std::string(kPurgeTableTask),
+                   [this](const store::Task& task, TaskControl& control) {
+                     return RunPurgeTask(task, control);
+                   });
+}
+
+Result<TaskOutcome> CatalogService::RunPurgeTask(const store::Task& task, TaskControl& control) {
+  FIRN_ASSIGN_OR_RETURN(PurgeTask purge, DecodePurgeTask(task.payload));
+  RequestContext ctx;
+  ctx.scope = store::CatalogScope{task.realm, task.catalog};
+  ctx.request_id = "task-" + task.id;
+  if (resolve_catalog_) ctx.catalog = resolve_catalog_(ctx.scope);
+  // Files deleted by earlier runs of this task (it may be continued after a stop or a crash).
+  int64_t before = 0;
+  if (!task.progress.empty()) {
+    boost::system::error_code ec;
+    auto doc = boost::json::parse(task.progress, ec);
+    if (!ec && doc.is_object()) {
+      if (auto* d = doc.as_object().if_contains("deleted"); d && d->is_int64()) {
+        before = d->as_int64();
+      }
+    }
+  }
+  auto progress = [&](int64_t deleted, int64_t skipped, std::string_view note) {
+    boost::json::object o;
+    o["deleted"] = before + deleted;
+    o["skipped"] = skipped;
+    if (!note.empty()) o["note"] = note;
+    control.SetProgress(boost::json::serialize(o));
+  };
+  // A drop that did not happen (the request failed after the task was stored) purges nothing.
+  auto live = store_->LoadPointer(ctx.scope, purge.id, ObjectKind::kTable);
+  if (live && live->metadata_location == purge.metadata_location) {
+    progress(0, 0, "the table was not dropped; nothing purged");
+    return TaskOutcome::kDone;
+  }
+  if (!live && live.error().kind != ErrorKind::kNoSuchTable &&
+      live.error().kind != ErrorKind::kNoSuchNamespace) {
+    return Fail(live.error());
+  }
+  auto table = ReadMetadata(ctx, purge.metadata_location);
+  if (!table) {
+    // The current metadata file goes last: without it, an earlier run finished.
+    if (table.error().kind == ErrorKind::kNotFound) {
+      progress(0, 0, "");
+      return TaskOutcome::kDone;
+    }
+    return Fail(table.error());
+  }
+  const store::LocationOwner owner = OwnerOf(ctx, purge.id, ObjectKind::kTable);
+  PurgeResult result = PurgeTableFiles(
+      ObjectsOf(ctx), (*table)->metadata, purge.metadata_location,
+      [&](std::string_view file) { return DeletableFor(*store_, owner, file); },
+      [&] { return control.KeepGoing(); });
+  progress(static_cast<int64_t>(result.deleted), static_cast<int64_t>(result.skipped), "");
+  return result.finished ? TaskOutcome::kDone : TaskOutcome::kStopped;
+}
+
+}  // namespace firn::catalog
