@@ -4,7 +4,7 @@
 // directory), and the claim a create writes (create-only put; delete, for the next round).
 // Each metadata directory holds N other files (manifests and manifest lists, as a table with
 // N/2 commits would), N = 10, 1,000, 10,000. On file:// always; on S3 when FIRN_S3_ENDPOINT,
-// FIRN_S3_ACCESS_KEY, FIRN_S3_SECRET and FIRN_S3_BUCKET are set (scripts/testbed/start_s3.sh).
+// FIRN_S3_ACCESS_KEY, FIRN_S3_SECRET_KEY and FIRN_S3_BUCKET are set (scripts/testbed/start_s3.sh).
 // Prints one line per (store, N) with p50/p99 in µs. Asserts nothing.
 //   build/release/bench/firn_ownership_bench [rounds]
 #include <unistd.h>
@@ -106,10 +106,10 @@ int main(int argc, char** argv) {
   }
   const char* endpoint = std::getenv("FIRN_S3_ENDPOINT");
   const char* key = std::getenv("FIRN_S3_ACCESS_KEY");
-  const char* secret = std::getenv("FIRN_S3_SECRET");
+  const char* secret = std::getenv("FIRN_S3_SECRET_KEY");
   const char* bucket = std::getenv("FIRN_S3_BUCKET");
   if (!endpoint || !key || !secret || !bucket) {
-    std::printf("s3: skipped (FIRN_S3_ENDPOINT/ACCESS_KEY/SECRET/BUCKET unset)\n");
+    std::printf("s3: skipped (FIRN_S3_ENDPOINT/ACCESS_KEY/SECRET_KEY/BUCKET unset)\n");
     return 0;
   }
   firn::io::s3::S3Config config;

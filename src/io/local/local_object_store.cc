@@ -1,5 +1,6 @@
 #include "io/local/local_object_store.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -229,38 +230,53 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
   FIRN_ASSIGN_OR_RETURN(size_t offset, PathOffset(prefix));
   const std::string uri_head(prefix.substr(0, offset));  // listed URIs keep the prefix's form
   const std::string path_prefix(prefix.substr(offset));
-  // "Starts with" is textual: "/d/meta" matches "/d/metadata/x" and "/d/meta.json", so walk the
-  // directory holding the last (partial) component and keep only matching entries.
-  fs::path base = path_prefix.back() == '/' ? fs::path(path_prefix)
-                                            : fs::path(path_prefix).parent_path();
+  // "Starts with" is textual: "/d/meta" matches "/d/metadata/x" and "/d/meta.json", so read the
+  // directory holding the last (partial) component and keep only entries whose name starts
+  // with it. Names are compared as read (readdir, no allocation, no stat), so a narrow prefix
+  // in a directory of thousands of files (the foreign-writer check of every commit) costs one
+  // directory read; only matches are looked at further.
+  const size_t cut = path_prefix.rfind('/');
+  const std::string base = path_prefix.substr(0, cut + 1);  // with its trailing '/'
+  const std::string_view partial = std::string_view(path_prefix).substr(cut + 1);
   std::vector<ObjectInfo> out;
-  std::error_code ec;
-  auto add = [&](const fs::directory_entry& entry) {
-    std::error_code size_ec;
-    if (!entry.is_regular_file(size_ec)) return;
-    auto size = entry.file_size(size_ec);
-    if (size_ec) return;  // vanished while listing
-    out.push_back(ObjectInfo{uri_head + entry.path().string(), static_cast<int64_t>(size)});
-  };
-  fs::directory_iterator top(base, ec);
-  if (ec) {
-    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory) return out;
-    return Fail(IoError(ec.value(), "list", prefix));
+  DIR* dir = ::opendir(base.c_str());
+  if (dir == nullptr) {
+    if (errno == ENOENT || errno == ENOTDIR) return out;
+    return Fail(IoError(errno, "list", prefix));
   }
-  for (const auto& entry : top) {
-    if (!entry.path().string().starts_with(path_prefix)) continue;
-    std::error_code type_ec;
-    if (entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
-      fs::recursive_directory_iterator walk(entry.path(), ec);
+  std::vector<std::string> matches;
+  errno = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name(entry->d_name);
+    if (name == "." || name == ".." || !name.starts_with(partial)) continue;
+    matches.emplace_back(name);
+  }
+  const int read_error = errno;
+  ::closedir(dir);
+  if (read_error != 0) return Fail(IoError(read_error, "list", prefix));
+  std::error_code ec;
+  for (const std::string& name : matches) {
+    const std::string path = base + name;
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) continue;  // vanished while listing
+    if (S_ISDIR(st.st_mode)) {
+      fs::recursive_directory_iterator walk(path, ec);
       if (ec) return Fail(IoError(ec.value(), "list", prefix));
       for (auto it = fs::begin(walk); it != fs::end(walk); it.increment(ec)) {
         if (ec) return Fail(IoError(ec.value(), "list", prefix));
-        add(*it);
+        std::error_code size_ec;
+        if (!it->is_regular_file(size_ec)) continue;
+        auto size = it->file_size(size_ec);
+        if (size_ec) continue;  // vanished while listing
+        out.push_back(ObjectInfo{uri_head + it->path().string(), static_cast<int64_t>(size)});
       }
       if (ec) return Fail(IoError(ec.value(), "list", prefix));
-    } else {
-      add(entry);
+      continue;
     }
+    // A symbolic link counts when it leads to a file (never followed into a directory).
+    if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0) continue;
+    if (!S_ISREG(st.st_mode)) continue;
+    out.push_back(ObjectInfo{uri_head + path, static_cast<int64_t>(st.st_size)});
   }
   std::sort(out.begin(), out.end(),
             [](const ObjectInfo& a, const ObjectInfo& b) { return a.uri < b.uri; });
