@@ -7,6 +7,7 @@
 #include "catalog/audit.h"
 #include "catalog/authorization.h"
 #include "catalog/filtered_page.h"
+#include "catalog/foreign_writers.h"
 #include "catalog/identifiers.h"
 #include "catalog/location_ownership.h"
 #include "catalog/location_policy.h"
@@ -176,7 +177,7 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
   // The claim on the store first: of two catalogs creating here, one wins before either
   // writes metadata.
-  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> store_claim,
+  FIRN_ASSIGN_OR_RETURN(std::optional<StoreClaim> store_claim,
                         ClaimOnStore(ctx, id, meta, /*write=*/true));
   if (auto st = ObjectsOf(ctx).WriteNew(file, metadata::EncodeMetadataFile(meta, file)); !st) {
     WithdrawClaim(ctx, store_claim);
@@ -233,36 +234,43 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
     spdlog::warn(R"("msg":"drop: metadata unreadable, dropping pointer only","file":"{}")",
                  log::Escape(ptr.metadata_location));
   }
-  // The purge is a durable task, stored before the pointer goes: a crash after the drop still
-  // purges (the task checks the drop happened before it deletes anything).
-  std::optional<std::string> purge_task;
-  if (purge && table && tasks_) {
+  // A fenced table's files may be another catalog's too: no purge until the fence is resolved.
+  if (purge && DecodeFence(ptr.fence).state == Fence::State::kFenced) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot purge table " + FormatIdentifier(id) +
+                    ": it is fenced because another catalog wrote to it; resolve the fence "
+                    "first (`firn admin fence`), or drop it without purge");
+  }
+  const store::AuditEntry audit =
+      MakeAudit(ctx, purge ? Operation::kDropTablePurge : Operation::kDropTable,
+                AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
+  if (table) ReleaseStoreClaim(ctx, table->metadata);
+  if (!table || !purge) return Ok();
+  // The purge is a durable task, stored once the drop has happened (never before: a drop that
+  // then failed must purge nothing), run here for a budget and finished by the runner if need
+  // be, after a crash too. A crash between the drop and this leaves files, never loses any.
+  if (tasks_) {
     store::Task task;
     task.kind = std::string(kPurgeTableTask);
     task.realm = ctx.scope.realm;
     task.catalog = ctx.scope.catalog;
     task.object = AuditObject(id, ObjectKind::kTable);
-    task.payload = EncodePurgeTask({id, ptr.metadata_location});
-    FIRN_ASSIGN_OR_RETURN(purge_task, tasks_->Enqueue(std::move(task)));
+    task.payload = EncodePurgeTask({id, ptr.metadata_location, table->metadata.table_uuid});
+    auto queued = tasks_->Enqueue(std::move(task));
+    if (queued) {
+      auto state = tasks_->RunNow(*queued, inline_task_budget_);
+      if (!state || *state == store::TaskState::kPending) tasks_->Kick();
+      return Ok();
+    }
+    spdlog::warn(R"("msg":"purge task could not be stored; purging in the request","table":"{}",)"
+                 R"("error":"{}")",
+                 log::Escape(FormatIdentifier(id)), log::Escape(queued.error().message));
   }
-  const store::AuditEntry audit =
-      MakeAudit(ctx, purge ? Operation::kDropTablePurge : Operation::kDropTable,
-                AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
-  if (auto st = store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit); !st) {
-    if (purge_task) tasks_->RunNow(*purge_task, inline_task_budget_);  // ends: table still there
-    return Fail(st.error());
-  }
-  if (table) ReleaseStoreClaim(ctx, table->metadata);
-  if (purge_task) {
-    // Mostly finished here; a large table's remainder goes to the runner.
-    auto state = tasks_->RunNow(*purge_task, inline_task_budget_);
-    if (!state || *state == store::TaskState::kPending) tasks_->Kick();
-  } else if (table && purge) {
-    PurgeTableFiles(ObjectsOf(ctx), table->metadata, ptr.metadata_location,
-                    [&](std::string_view file) {
-                      return DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kTable), file);
-                    });
-  }
+  PurgeTableFiles(ObjectsOf(ctx), table->metadata, ptr.metadata_location,
+                  [&](std::string_view file) {
+                    return DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kTable), file);
+                  });
   return Ok();
 }
 
@@ -311,7 +319,7 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
                     table->metadata.location + ")");
   }
   // The table may be another catalog's: its claim on the store refuses the register.
-  FIRN_ASSIGN_OR_RETURN(std::optional<std::string> store_claim,
+  FIRN_ASSIGN_OR_RETURN(std::optional<StoreClaim> store_claim,
                         ClaimOnStore(ctx, id, table->metadata, /*write=*/true));
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kRegisterTable, AuditObject(id, ObjectKind::kTable),
@@ -324,6 +332,16 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
   if (!written) {
     if (written.error().kind != ErrorKind::kCommitStateUnknown) WithdrawClaim(ctx, store_claim);
     return Fail(written.error());
+  }
+  // Metadata files another writer left in the directory before the register (its failed
+  // commits, say) are acknowledged now, so that they never fence the table.
+  if (!deployment_.empty()) {
+    auto found = FindForeignMetadata(ObjectsOf(ctx), table->metadata, metadata_location,
+                                     writer_tag_, Fence{}, /*full=*/true);
+    if (found && !found->empty()) {
+      (void)store_->SetFence(ctx.scope, id, ObjectKind::kTable,
+                             EncodeFence(Fence{Fence::State::kKept, NowMillis(), *found}));
+    }
   }
   return LoadedTable{metadata_location, std::move(table)};
 }

@@ -32,6 +32,7 @@
 #include "catalog/input_rules.h"
 #include "catalog/metadata_cache.h"
 #include "catalog/request_context.h"
+#include "catalog/store_claims.h"
 #include "catalog/task_runner.h"
 #include "common/result.h"
 #include "io/object_store.h"
@@ -278,14 +279,17 @@ class CatalogService {
                                                const ViewChange& change);
 
   // The table's claim on the store (store_claims.h) for `id` at meta.location: written
-  // create-only when `write` (returns its URI, to withdraw if the create then fails), or only
-  // read. Another deployment's claim, or a live table of this one, is kLocationConflict naming
-  // the owner; a claim of this deployment for a dropped table is taken over. nullopt: claims
-  // are off, or (`write` false) nothing stands in the way.
-  Result<std::optional<std::string>> ClaimOnStore(const RequestContext& ctx, const Identifier& id,
-                                                  const metadata::TableMetadata& meta,
-                                                  bool write);
-  void WithdrawClaim(const RequestContext& ctx, const std::optional<std::string>& uri);
+  // create-only when `write` (returns the claim written, to withdraw if the create then
+  // fails), or only read. Another deployment's claim, a live table of this one, or a create
+  // of this one still under way (a claim under a minute old with no table) is
+  // kLocationConflict naming the owner; this deployment's claim of a dropped table is taken
+  // over; its claim of this very table under this name stands as it is. nullopt: nothing was
+  // written (claims are off, `write` is false, or the claim already stands).
+  Result<std::optional<StoreClaim>> ClaimOnStore(const RequestContext& ctx, const Identifier& id,
+                                                 const metadata::TableMetadata& meta,
+                                                 bool write);
+  // Deletes the claim `written` (by ClaimOnStore) if it is still the one on the store.
+  void WithdrawClaim(const RequestContext& ctx, const std::optional<StoreClaim>& written);
   // After a drop: deletes the table's claim when it is this deployment's claim of this table.
   void ReleaseStoreClaim(const RequestContext& ctx, const metadata::TableMetadata& meta);
   // Before a commit writes anything (foreign_writers.h): refuses a fenced table, and fences

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "catalog/location_policy.h"
 #include "catalog/metadata_files.h"
 #include "catalog/store_claims.h"
 #include "catalog/store_walk.h"
@@ -93,36 +94,55 @@ Result<std::vector<std::string>> FindForeignMetadata(io::ObjectStore& objects,
                                                      std::string_view tag, const Fence& fence,
                                                      bool full) {
   const std::string dir = metadata::MetadataDirectory(current) + "/";
-  std::vector<std::string> names;  // version prefixes looked at; empty = every file
-  std::string list_prefix = dir;
+  // Files are compared in their canonical form: a pointer registered as s3a://… or file:///…
+  // names the same file as the s3://… or bare path a listing returns.
+  auto canonical = [](std::string_view uri) {
+    auto normalised = NormalizeLocation(uri);
+    return normalised ? *normalised : std::string(uri);
+  };
+  std::set<std::string> known{canonical(current_location)};
+  int oldest = std::max(metadata::ParseMetadataVersion(current_location), 0);
+  for (const auto& entry : current.metadata_log) {
+    known.insert(canonical(entry.metadata_file));
+    const int v = metadata::ParseMetadataVersion(entry.metadata_file);
+    if (v >= 0) oldest = std::min(oldest, v);
+  }
+  if (fence.state == Fence::State::kKept) {
+    for (const std::string& f : fence.files) known.insert(canonical(f));
+  }
+  std::vector<std::string> prefixes;  // the version prefixes looked at; empty = every file
   if (!full) {
     // Java and PyIceberg write version 0 after a base whose name has no version, Firn 1.
     const int version = std::max(metadata::ParseMetadataVersion(current_location), 0);
-    names = {VersionPrefix(version), VersionPrefix(version + 1)};
-    size_t common = 0;
-    while (common < names[0].size() && common < names[1].size() &&
-           names[0][common] == names[1][common]) {
-      ++common;
-    }
-    list_prefix += names[0].substr(0, common);  // one listing covers both
+    prefixes = {VersionPrefix(version), VersionPrefix(version + 1)};
   }
-  FIRN_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> listed, objects.List(list_prefix));
-  std::set<std::string_view> chain{current_location};
-  for (const auto& entry : current.metadata_log) chain.insert(entry.metadata_file);
-  const bool kept = fence.state == Fence::State::kKept;
+  std::vector<io::ObjectInfo> listed;
+  if (prefixes.empty()) {
+    FIRN_ASSIGN_OR_RETURN(listed, objects.List(dir));
+  } else if (prefixes[0].substr(0, 4) == prefixes[1].substr(0, 4)) {
+    // 00041- and 00042-: one listing of 0004 covers both and little else.
+    FIRN_ASSIGN_OR_RETURN(listed, objects.List(dir + prefixes[0].substr(0, 4)));
+  } else {
+    for (const std::string& prefix : prefixes) {  // 00009- and 00010-: two narrow listings
+      FIRN_ASSIGN_OR_RETURN(auto some, objects.List(dir + prefix));
+      listed.insert(listed.end(), some.begin(), some.end());
+    }
+  }
   std::vector<std::string> foreign;
   for (const io::ObjectInfo& object : listed) {
     const std::string_view name = BaseName(object.uri);
     if (!IsMetadataFileName(name)) continue;
     if (std::string_view(object.uri).substr(0, dir.size()) != dir) continue;
     if (object.uri.find('/', dir.size()) != std::string::npos) continue;  // a subfolder
-    if (!names.empty() && std::ranges::none_of(names, [&](const std::string& prefix) {
+    if (!prefixes.empty() && std::ranges::none_of(prefixes, [&](const std::string& prefix) {
           return name.starts_with(prefix);
         })) {
       continue;
     }
-    if (chain.contains(object.uri) || WrittenBy(object.uri, tag)) continue;
-    if (kept && std::ranges::find(fence.files, object.uri) != fence.files.end()) continue;
+    // The full scan judges only versions the chain still spans: older files were trimmed from
+    // the metadata log (or predate it) and cannot be told apart.
+    if (prefixes.empty() && metadata::ParseMetadataVersion(object.uri) < oldest) continue;
+    if (WrittenBy(object.uri, tag) || known.contains(canonical(object.uri))) continue;
     foreign.push_back(object.uri);
   }
   return foreign;
@@ -144,6 +164,11 @@ Error FencedCommitError(const store::Identifier& id, const Fence& fence) {
 Result<std::vector<FencedTable>> ScanForForeignWriters(store::CatalogStore& store,
                                                        io::ObjectStore& objects,
                                                        std::string_view tag) {
+  if (tag.empty()) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "This database has no deployment id yet (no firn serve has run on it): its "
+                "own metadata files cannot be told from another writer's");
+  }
   std::vector<FencedTable> fenced;
   FIRN_ASSIGN_OR_RETURN(auto scopes, store.ListCatalogScopes());
   for (const store::CatalogScope& scope : scopes) {
@@ -264,9 +289,10 @@ Result<std::string> ResolveFence(store::CatalogStore& store, io::ObjectStore& ob
     case FenceResolution::kRelease: {
       auto meta = ReadTableMetadataFile(objects, ptr.metadata_location, std::nullopt);
       FIRN_RETURN_IF_ERROR(store.DropObject(scope, id, store::ObjectKind::kTable));
-      if (meta) DeleteOwnStoreClaim(objects, deployment, *meta);
-      account = "released: the catalog entry is dropped (no file deleted) and this "
-                "deployment's claim is withdrawn";
+      const bool withdrew = meta && DeleteOwnStoreClaim(objects, deployment, *meta);
+      account = std::string("released: the catalog entry is dropped (no file deleted)") +
+                (withdrew ? " and this deployment's claim is withdrawn"
+                          : "; no claim of this deployment was found to withdraw");
       break;
     }
   }

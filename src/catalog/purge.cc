@@ -140,6 +140,7 @@ std::string EncodePurgeTask(const PurgeTask& task) {
   o["namespace"] = std::move(ns);
   o["name"] = task.id.name;
   o["metadata-location"] = task.metadata_location;
+  o["table-uuid"] = task.table_uuid;
   return boost::json::serialize(o);
 }
 
@@ -152,8 +153,9 @@ Result<PurgeTask> DecodePurgeTask(std::string_view payload) {
   const auto* ns = o.if_contains("namespace");
   const auto* name = o.if_contains("name");
   const auto* location = o.if_contains("metadata-location");
+  const auto* uuid = o.if_contains("table-uuid");
   if (!ns || !ns->is_array() || !name || !name->is_string() || !location ||
-      !location->is_string()) {
+      !location->is_string() || !uuid || !uuid->is_string()) {
     return bad();
   }
   PurgeTask task;
@@ -163,6 +165,7 @@ Result<PurgeTask> DecodePurgeTask(std::string_view payload) {
   }
   task.id.name = std::string(name->as_string());
   task.metadata_location = std::string(location->as_string());
+  task.table_uuid = std::string(uuid->as_string());
   return task;
 }
 

@@ -45,6 +45,7 @@ inline constexpr std::string_view kPurgeTableTask = "purge-table";
 struct PurgeTask {
   store::Identifier id;
   std::string metadata_location;
+  std::string table_uuid;  // a live table with this UUID is never purged
 };
 std::string EncodePurgeTask(const PurgeTask& task);
 Result<PurgeTask> DecodePurgeTask(std::string_view payload);

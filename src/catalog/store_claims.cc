@@ -29,6 +29,7 @@ std::string EncodeStoreClaim(const StoreClaim& claim) {
   o["table-uuid"] = claim.table_uuid;
   o["claimed-at-ms"] = claim.claimed_ms;
   o["state"] = claim.state;
+  o["location"] = claim.location;
   if (!claim.moving_to.empty()) o["moving-to"] = claim.moving_to;
   o["release"] =
       "This table is owned by the Firn deployment named above. Release it there (drop it with "
@@ -62,7 +63,15 @@ Result<StoreClaim> DecodeStoreClaim(std::string_view text) {
   FIRN_ASSIGN_OR_RETURN(c.state, r.LowerEither("state", "active", "moving"));
   FIRN_ASSIGN_OR_RETURN(auto moving_to, r.OptString("moving-to"));
   c.moving_to = moving_to.value_or("");
+  FIRN_ASSIGN_OR_RETURN(auto location, r.OptString("location"));
+  c.location = location.value_or("");
   return c;
+}
+
+bool SameClaim(const StoreClaim& a, const StoreClaim& b) {
+  return a.deployment == b.deployment && a.realm == b.realm && a.catalog == b.catalog &&
+         a.ns == b.ns && a.name == b.name && a.table_uuid == b.table_uuid &&
+         a.claimed_ms == b.claimed_ms;
 }
 
 bool DeleteOwnStoreClaim(io::ObjectStore& objects, std::string_view deployment,

@@ -43,7 +43,11 @@ struct StoreClaim {
   int64_t claimed_ms = 0;
   std::string state = "active";
   std::string moving_to;
+  std::string location;  // the table location the claim sits in
 };
+
+// Same owner, table and claim time: the very claim one create wrote.
+bool SameClaim(const StoreClaim& a, const StoreClaim& b);
 
 // `<location>/.firn-claim.json` (one slash, whatever `location` ends with).
 std::string StoreClaimUri(std::string_view table_location);

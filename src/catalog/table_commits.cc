@@ -47,7 +47,7 @@ struct CatalogService::PreparedCommit {
   std::shared_ptr<const CachedTable> result;
   std::vector<std::string> dropped_metadata_files;
   std::optional<store::LocationClaim> claim;  // set when the commit moves what the table owns
-  std::optional<std::string> store_claim;     // a create's claim on the store (store_claims.h)
+  std::optional<StoreClaim> store_claim;      // a create's claim on the store (store_claims.h)
 };
 
 Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const RequestContext& ctx,

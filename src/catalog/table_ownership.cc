@@ -26,7 +26,7 @@ void CatalogService::SetDeployment(std::string deployment_id) {
   writer_tag_ = WriterTag(deployment_);
 }
 
-Result<std::optional<std::string>> CatalogService::ClaimOnStore(
+Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
     const RequestContext& ctx, const Identifier& id, const metadata::TableMetadata& meta,
     bool write) {
   if (deployment_.empty()) return std::nullopt;
@@ -34,12 +34,13 @@ Result<std::optional<std::string>> CatalogService::ClaimOnStore(
   io::ObjectStore& objects = ObjectsOf(ctx);
   StoreClaim mine{deployment_, ctx.scope.realm, ctx.scope.catalog, id.ns, id.name,
                   meta.table_uuid, NowMillis()};
+  mine.location = meta.location;
   // Two rounds: a stale claim of ours is deleted and written afresh; losing that second write
   // to a concurrent claimer is a conflict like any other.
   for (int round = 0; round < 2; ++round) {
     if (write) {
       Status written = objects.WriteNew(uri, EncodeStoreClaim(mine));
-      if (written) return uri;
+      if (written) return mine;
       if (written.error().kind != ErrorKind::kAlreadyExists) return Fail(written.error());
     }
     auto text = objects.ReadAtMost(uri, kMaxClaimBytes);
@@ -69,34 +70,38 @@ Result<std::optional<std::string>> CatalogService::ClaimOnStore(
                       ". Release it there (drop the table with purgeRequested=false, or move "
                       "it), or delete " + uri + " if that deployment no longer exists");
     }
-    // Ours. It still stands when it names another table (another UUID) that is live, or that
-    // is being created under this very name right now (a claim a moment old with no pointer
-    // yet: the concurrent create will win the name). The location index refuses most of these
-    // first; this covers catalogs that allow shared locations, and races.
-    if (held->table_uuid != meta.table_uuid) {
-      const bool same_name = held->realm == ctx.scope.realm &&
-                             held->catalog == ctx.scope.catalog && held->ns == id.ns &&
-                             held->name == id.name;
-      auto live = store_->LoadPointer({held->realm, held->catalog}, {held->ns, held->name},
-                                      ObjectKind::kTable);
-      bool still_owned = false;
-      if (live) {
-        auto table = ReadMetadata(ctx, live->metadata_location);
-        still_owned = !table || (*table)->metadata.table_uuid == held->table_uuid;
-      } else if (live.error().kind == ErrorKind::kNoSuchTable) {
-        still_owned = same_name && NowMillis() - held->claimed_ms < kClaimGraceMs;
-      } else {
-        return Fail(live.error());
-      }
-      if (still_owned) {
-        return Fail(ErrorKind::kLocationConflict,
-                    "Table location " + meta.location + " is owned by table " +
-                        FormatIdentifier({held->ns, held->name}) + " of catalog " +
-                        held->catalog);
-      }
+    // Ours, for this very table under this very name (a register with overwrite): it stands,
+    // and nothing is written that a failure would have to withdraw.
+    const bool same_table = held->table_uuid == meta.table_uuid;
+    if (same_table && held->realm == ctx.scope.realm && held->catalog == ctx.scope.catalog &&
+        held->ns == id.ns && held->name == id.name) {
+      return std::nullopt;
+    }
+    // Ours, for another table or name: it still stands when that table is live, or when it is a
+    // create of another table still under way (a claim a moment old and no table yet: the create may yet win). The
+    // location index refuses most of these first; this covers catalogs that allow shared
+    // locations, and races.
+    auto live = store_->LoadPointer({held->realm, held->catalog}, {held->ns, held->name},
+                                    ObjectKind::kTable);
+    bool still_owned = false;
+    if (live) {
+      auto table = ReadMetadata(ctx, live->metadata_location);
+      still_owned = !table || (*table)->metadata.table_uuid == held->table_uuid;
+    } else if (live.error().kind == ErrorKind::kNoSuchTable ||
+               live.error().kind == ErrorKind::kNoSuchNamespace) {
+      still_owned = !same_table && NowMillis() - held->claimed_ms < kClaimGraceMs;
+    } else {
+      return Fail(live.error());
+    }
+    if (still_owned) {
+      return Fail(ErrorKind::kLocationConflict,
+                  "Table location " + meta.location + " is owned by table " +
+                      FormatIdentifier({held->ns, held->name}) + " of catalog " +
+                      held->catalog + " (or being created there)");
     }
     if (!write) return std::nullopt;
-    // A claim of a dropped table (or an earlier registration of this one): taken over.
+    // A claim of a dropped table: taken over (deleted, then written create-only again, so a
+    // concurrent taker loses that write and is refused).
     FIRN_RETURN_IF_ERROR(objects.Delete(uri));
   }
   return Fail(ErrorKind::kLocationConflict,
@@ -104,8 +109,15 @@ Result<std::optional<std::string>> CatalogService::ClaimOnStore(
 }
 
 void CatalogService::WithdrawClaim(const RequestContext& ctx,
-                                   const std::optional<std::string>& uri) {
-  if (uri) DeleteQuietly(ctx, *uri);
+                                   const std::optional<StoreClaim>& written) {
+  if (!written) return;
+  // Only if it is still the claim this create wrote: a takeover may have replaced it.
+  io::ObjectStore& objects = ObjectsOf(ctx);
+  const std::string uri = StoreClaimUri(written->location);
+  auto text = objects.ReadAtMost(uri, kMaxClaimBytes);
+  if (!text) return;
+  auto held = DecodeStoreClaim(*text);
+  if (held && SameClaim(*held, *written)) DeleteQuietly(ctx, uri);
 }
 
 void CatalogService::ReleaseStoreClaim(const RequestContext& ctx,

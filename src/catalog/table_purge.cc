@@ -46,14 +46,21 @@ Result<TaskOutcome> CatalogService::RunPurgeTask(const store::Task& task, TaskCo
     if (!note.empty()) o["note"] = note;
     control.SetProgress(boost::json::serialize(o));
   };
-  // A drop that did not happen (the request failed after the task was stored) purges nothing.
+  // Never the files of a live table: the name may hold the same table again (registered back
+  // from its files before the purge ran), or the drop may not have happened at all.
   auto live = store_->LoadPointer(ctx.scope, purge.id, ObjectKind::kTable);
-  if (live && live->metadata_location == purge.metadata_location) {
-    progress(0, 0, "the table was not dropped; nothing purged");
-    return TaskOutcome::kDone;
-  }
-  if (!live && live.error().kind != ErrorKind::kNoSuchTable &&
-      live.error().kind != ErrorKind::kNoSuchNamespace) {
+  if (live) {
+    if (live->metadata_location == purge.metadata_location) {
+      progress(0, 0, "the table was not dropped; nothing purged");
+      return TaskOutcome::kDone;
+    }
+    FIRN_ASSIGN_OR_RETURN(auto current, ReadMetadata(ctx, live->metadata_location));
+    if (current->metadata.table_uuid == purge.table_uuid) {
+      progress(0, 0, "the table is live again under its name; nothing purged");
+      return TaskOutcome::kDone;
+    }
+  } else if (live.error().kind != ErrorKind::kNoSuchTable &&
+             live.error().kind != ErrorKind::kNoSuchNamespace) {
     return Fail(live.error());
   }
   auto table = ReadMetadata(ctx, purge.metadata_location);

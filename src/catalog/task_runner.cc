@@ -29,7 +29,8 @@ class Control final : public TaskControl {
         options_(options),
         deadline_(deadline),
         stopping_(stopping),
-        renewed_(SteadyClock::now()) {}
+        renewed_(SteadyClock::now()),
+        progress_(task.progress) {}
 
   bool KeepGoing() override {
     if (options_.step_delay.count() > 0) std::this_thread::sleep_for(options_.step_delay);
@@ -141,6 +142,17 @@ std::optional<store::TaskState> TaskRunner::RunNow(const std::string& id,
 }
 
 store::TaskState TaskRunner::Run(const store::Task& task, SteadyClock::time_point deadline) {
+  // A task claimed again and again without ever finishing (it takes its instance down, say)
+  // is given up rather than claimed forever.
+  if (task.attempts > options_.max_attempts) {
+    const std::string why = "given up after " + std::to_string(task.attempts - 1) +
+                            " attempts that never finished";
+    spdlog::error(R"("msg":"task given up","task":"{}","kind":"{}","object":"{}")", task.id,
+                  log::Escape(task.kind), log::Escape(task.object));
+    (void)store_.FinishTask(task.id, instance_id_, store::TaskState::kFailed, 0, task.progress,
+                            why);
+    return store::TaskState::kFailed;
+  }
   auto handler = handlers_.find(task.kind);
   Control control(store_, task, instance_id_, options_, deadline, stop_flag_);
   Result<TaskOutcome> outcome =

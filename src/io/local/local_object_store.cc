@@ -245,13 +245,18 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
     return Fail(IoError(errno, "list", prefix));
   }
   std::vector<std::string> matches;
-  errno = 0;
-  while (const dirent* entry = ::readdir(dir)) {
+  int read_error = 0;
+  while (true) {
+    errno = 0;  // readdir says "end" and "error" alike with nullptr; only errno tells
+    const dirent* entry = ::readdir(dir);
+    if (entry == nullptr) {
+      read_error = errno;
+      break;
+    }
     const std::string_view name(entry->d_name);
     if (name == "." || name == ".." || !name.starts_with(partial)) continue;
     matches.emplace_back(name);
   }
-  const int read_error = errno;
   ::closedir(dir);
   if (read_error != 0) return Fail(IoError(read_error, "list", prefix));
   std::error_code ec;

@@ -236,9 +236,12 @@ inline constexpr std::string_view kClaimTaskById =
 inline constexpr std::string_view kRenewTask =
     "UPDATE tasks SET lease_until_ms = $3, progress = $4, updated_ms = $5 "
     "WHERE id = $1 AND lease_owner = $2 AND state = 'running'";
+// A task put back as pending without an error stopped early (a budget, a shutdown): that
+// claim does not count as an attempt.
 inline constexpr std::string_view kFinishTask =
     "UPDATE tasks SET state = $3, not_before_ms = $4, progress = $5, last_error = $6, "
-    "lease_owner = '', lease_until_ms = 0, updated_ms = $7 "
+    "lease_owner = '', lease_until_ms = 0, updated_ms = $7, "
+    "attempts = attempts - (CASE WHEN $3 = 'pending' AND $6 = '' THEN 1 ELSE 0 END) "
     "WHERE id = $1 AND lease_owner = $2 AND state = 'running'";
 inline constexpr std::string_view kListTasks =
     "SELECT id, kind, realm, catalog, object, payload, state, attempts, not_before_ms, "

@@ -72,6 +72,31 @@ TEST_F(ForeignWritersTest, AnUntaggedSiblingOrSuccessorIsForeignUntilKept) {
   EXPECT_EQ(Foreign(current, fenced).size(), 2u);  // only a kept fence acknowledges files
 }
 
+// A chain spelled otherwise than the listing (a bare path for file://) names the same files;
+// the full scan leaves alone versions older than the chain spans.
+TEST_F(ForeignWritersTest, TheChainIsComparedCanonicallyAndTheScanSkipsTrimmedVersions) {
+  const std::string current = "00005-abcdef01-0000-4000-8000-000000000005.metadata.json";
+  const std::string sibling = "00005-55555555-0000-4000-8000-000000000000.metadata.json";
+  const std::string trimmed = "00001-11111111-0000-4000-8000-000000000000.metadata.json";
+  const std::string logged = "00004-44444444-0000-4000-8000-000000000000.metadata.json";
+  for (const auto& f : {current, sibling, trimmed, logged}) Put(f);
+  const std::string bare = (dir_ / "t" / "metadata").string() + "/";
+  table_.metadata_log.push_back({1, bare + logged});
+  table_.metadata_log.push_back({2, bare + sibling});
+  EXPECT_TRUE(Foreign(current).empty());
+  EXPECT_TRUE(Foreign(current, {}, /*full=*/true).empty());  // 00001 predates the chain
+  table_.metadata_log.pop_back();
+  EXPECT_EQ(Foreign(current), (std::vector<std::string>{File(sibling)}));
+}
+
+TEST_F(ForeignWritersTest, VersionsAcrossADigitBoundaryAreBothListed) {
+  const std::string current = "00009-abcdef01-0000-4000-8000-000000000009.metadata.json";
+  Put(current);
+  Put("00010-12121212-0000-4000-8000-000000000000.metadata.json");
+  Put("00019-12121212-0000-4000-8000-000000000000.metadata.json");  // neither 9 nor 10
+  EXPECT_EQ(Foreign(current).size(), 1u);
+}
+
 TEST_F(ForeignWritersTest, ABaseWithoutAVersionChecksVersionsZeroAndOne) {
   const std::string current = "v3.metadata.json";
   Put(current);

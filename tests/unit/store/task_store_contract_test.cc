@@ -68,6 +68,21 @@ TEST_P(CatalogStoreContractTest, ATaskIsClaimedOnceAndFinishedByItsOwnerOnly) {
   EXPECT_TRUE(store_->ListTasks(pending)->empty());
 }
 
+// A claim that stopped early (pending again, no error) is not an attempt; one that failed is.
+TEST_P(CatalogStoreContractTest, AStoppedClaimDoesNotCountAsAnAttempt) {
+  ASSERT_TRUE(store_->EnqueueTask(NewTask("s", 0)));
+  ASSERT_TRUE(*store_->ClaimTask("i1", 10, 100));
+  ASSERT_TRUE(store_->FinishTask("s", "i1", TaskState::kPending, 10, R"({"deleted":1})", ""));
+  auto again = store_->ClaimTask("i1", 10, 100);
+  ASSERT_TRUE(again && *again);
+  EXPECT_EQ((*again)->attempts, 1);
+  ASSERT_TRUE(store_->FinishTask("s", "i1", TaskState::kPending, 10, "", "boom"));
+  auto third = store_->ClaimTask("i1", 10, 100);
+  ASSERT_TRUE(third && *third);
+  EXPECT_EQ((*third)->attempts, 2);
+  EXPECT_EQ((*third)->last_error, "boom");
+}
+
 TEST_P(CatalogStoreContractTest, ClaimByIdTakesThatTaskEvenBeforeItIsDue) {
   ASSERT_TRUE(store_->EnqueueTask(NewTask("early", 1)));
   ASSERT_TRUE(store_->EnqueueTask(NewTask("later", 10'000)));
