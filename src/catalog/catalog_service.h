@@ -280,8 +280,7 @@ class CatalogService {
 
   // The table's claim on the store (store_claims.h) for `id` at meta.location: written
   // create-only when `write` (returns the claim written, to withdraw if the create then
-  // fails), or only read. Another deployment's claim, a live table of this one, or a create
-  // of this one still under way (a claim under a minute old with no table) is
+  // fails), or only read. Another deployment's claim, or a live table of this one, is
   // kLocationConflict naming the owner; this deployment's claim of a dropped table is taken
   // over; its claim of this very table under this name stands as it is. nullopt: nothing was
   // written (claims are off, `write` is false, or the claim already stands).

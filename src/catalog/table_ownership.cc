@@ -15,11 +15,6 @@ namespace firn::catalog {
 
 using store::ObjectKind;
 
-namespace {
-// A claim of this deployment younger than this, for a name that has no table yet, belongs to a
-// create still under way.
-constexpr int64_t kClaimGraceMs = 60'000;
-}  // namespace
 
 void CatalogService::SetDeployment(std::string deployment_id) {
   deployment_ = std::move(deployment_id);
@@ -77,10 +72,8 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
         held->ns == id.ns && held->name == id.name) {
       return std::nullopt;
     }
-    // Ours, for another table or name: it still stands when that table is live, or when it is a
-    // create of another table still under way (a claim a moment old and no table yet: the create may yet win). The
-    // location index refuses most of these first; this covers catalogs that allow shared
-    // locations, and races.
+    // Ours, for another table or name: it still stands while that table is live. The location
+    // index refuses most of these first; this covers catalogs that allow shared locations.
     auto live = store_->LoadPointer({held->realm, held->catalog}, {held->ns, held->name},
                                     ObjectKind::kTable);
     bool still_owned = false;
@@ -89,7 +82,7 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
       still_owned = !table || (*table)->metadata.table_uuid == held->table_uuid;
     } else if (live.error().kind == ErrorKind::kNoSuchTable ||
                live.error().kind == ErrorKind::kNoSuchNamespace) {
-      still_owned = !same_table && NowMillis() - held->claimed_ms < kClaimGraceMs;
+      still_owned = false;  // a dropped table's (or a failed create's): taken over
     } else {
       return Fail(live.error());
     }
@@ -97,7 +90,7 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
       return Fail(ErrorKind::kLocationConflict,
                   "Table location " + meta.location + " is owned by table " +
                       FormatIdentifier({held->ns, held->name}) + " of catalog " +
-                      held->catalog + " (or being created there)");
+                      held->catalog);
     }
     if (!write) return std::nullopt;
     // A claim of a dropped table: taken over (deleted, then written create-only again, so a
