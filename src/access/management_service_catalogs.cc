@@ -7,6 +7,7 @@
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
 #include "catalog/location_ownership.h"
+#include "catalog/soft_delete.h"
 #include "common/clock.h"
 #include "common/macros.h"
 #include "common/strings.h"
@@ -38,6 +39,14 @@ Result<Properties> StringProperties(const json::value* v) {
     out.emplace(std::string(k), std::string(val.as_string()));
   }
   return out;
+}
+
+// Firn's own catalog settings, checked where they are set rather than when first used.
+Status CheckFirnSettings(const Properties& props) {
+  if (auto it = props.find(std::string(catalog::kDropRetentionProperty)); it != props.end()) {
+    FIRN_RETURN_IF_ERROR(catalog::ParseRetention(it->second));
+  }
+  return Ok();
 }
 
 json::object PropertiesJson(const Properties& p) {
@@ -220,6 +229,7 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
                 "EXTERNAL catalogs are not supported by Firn; create an INTERNAL catalog");
   }
   FIRN_ASSIGN_OR_RETURN(Properties props, StringProperties(body.if_contains("properties")));
+  FIRN_RETURN_IF_ERROR(CheckFirnSettings(props));
   auto base = props.find("default-base-location");
   if (base == props.end() || base->second.empty()) {
     return Fail(ErrorKind::kBadRequest,
@@ -313,6 +323,7 @@ Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& c
       return Fail(ErrorKind::kBadRequest,
                   "Invalid catalog: properties.default-base-location must not be empty");
     }
+    FIRN_RETURN_IF_ERROR(CheckFirnSettings(props));
     body["properties"] = PropertiesJson(props);
   }
   if (update.storage_config_info) {

@@ -20,6 +20,7 @@
 #include "app/location_index.h"
 #include "app/storage_settings.h"
 #include "catalog/catalog_service.h"
+#include "catalog/soft_delete.h"
 #include "catalog/store_claims.h"
 #include "common/log.h"
 #include "common/uuid.h"
@@ -146,6 +147,8 @@ int RunServer(ServerConfig config) {
   auto deployment = store->EnsureSetting(std::string(catalog::kDeploymentIdSetting), NewUuidV4());
   if (!deployment) return fail(deployment.error());
   service.SetDeployment(*deployment);
+  service.SetDropRetention(catalog::ParseRetention(config.drop_retention).value_or(
+      catalog::kDefaultDropRetention));
   spdlog::info(R"("msg":"deployment","id":"{}")", *deployment);
   auto vending = VendingSettingsOf(config);
   if (!vending) return fail(vending.error());
@@ -187,6 +190,14 @@ int RunServer(ServerConfig config) {
         return found;
       });
   tasks->Start();
+  // Scheduled maintenance (docs/maintenance.md): one sweep an hour; test mode may shorten it.
+  std::chrono::milliseconds sweep_every = std::chrono::hours(1);
+  if (config.test_mode) {
+    if (const char* every = std::getenv("FIRN_TEST_MAINTENANCE_SWEEP_MS")) {
+      sweep_every = std::chrono::milliseconds(std::max<long long>(std::atoll(every), 100));
+    }
+  }
+  service.ScheduleMaintenance(sweep_every);
   // Stopped before anything its handlers use goes away, on every return path.
   struct StopTasks {
     catalog::TaskRunner& runner;

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "app/private_file.h"
+#include "catalog/soft_delete.h"
 #include "app/store_factory.h"
 #include "catalog/location_policy.h"
 #include "common/macros.h"
@@ -131,6 +132,7 @@ const std::map<std::string, Setter>& Setters() {
        IntSetter("vended_credentials_seconds", &ServerConfig::vended_credentials_seconds, 900)},
       {"vending_strict", BoolSetter("vending_strict", &ServerConfig::vending_strict)},
       {"s3_key_sets", StringSetter(&ServerConfig::s3_key_sets)},
+      {"drop_retention", StringSetter(&ServerConfig::drop_retention)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},
@@ -273,6 +275,10 @@ Status Finalize(ServerConfig& config) {
     return Fail(ErrorKind::kIllegalArgument,
                 "The warehouse " + config.warehouse + " must lie inside a storage root (" +
                     config.storage_roots + ")");
+  }
+  if (auto retention = catalog::ParseRetention(config.drop_retention); !retention) {
+    return Fail(ErrorKind::kIllegalArgument,
+                "Invalid value for drop_retention: " + retention.error().message);
   }
   if (config.token_lifetime < kMinTokenLifetimeSeconds && !config.test_mode) {
     return Fail(ErrorKind::kIllegalArgument,

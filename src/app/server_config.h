@@ -64,6 +64,10 @@ struct ServerConfig {
   // never enter the database or the API; every instance must configure the same names.
   std::string s3_key_sets;
 
+  // Soft delete (docs/soft-delete.md): how long a dropped table or view is kept, restorable,
+  // unless its catalog's firn.drop.retention says otherwise. "7d", "12h", "3600"; "0" = off.
+  std::string drop_retention = "7d";
+
   // Identity (docs/auth.md). auth: "on" (default) or "off" (FIRN_AUTH=off: no checks at all).
   bool auth = true;
   std::string realm_header = "Polaris-Realm";

@@ -194,6 +194,22 @@ constexpr OperationRule kRules[] = {
     // Firn's durable tasks (GET /api/management/v1/tasks): purges and maintenance.
     {O::kListTasks, A::kManagement, "listTasks", "", T::kRoot, {P::kSERVICE_MANAGE_ACCESS},
      T::kNone, {}, "(Firn)"},
+    // Firn's soft delete: dropped tables and views of a catalog, kept for its retention. The
+    // securable is the catalog (the namespace rule at the catalog's root).
+    {O::kListDroppedObjects, A::kManagement, "listDroppedObjects", "", T::kNamespace,
+     {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
+    {O::kUndropObject, A::kManagement, "undropObject", "", T::kNamespace,
+     {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
+    {O::kExpungeDroppedObject, A::kManagement, "expungeDroppedObject", "", T::kNamespace,
+     {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
+    // Firn's maintenance of one table: it rewrites metadata and deletes files.
+    {O::kMaintainTable, A::kManagement, "maintainTable", "", T::kTable,
+     {P::kTABLE_FULL_METADATA, P::kTABLE_WRITE_DATA}, T::kNone, {}, "(Firn)"},
+    // Firn's moves: giving a table to another catalog is a drop in slow motion.
+    {O::kMoveTableOut, A::kManagement, "moveTableOut", "", T::kTable,
+     {P::kTABLE_DROP, P::kTABLE_FULL_METADATA}, T::kNone, {}, "(Firn)"},
+    {O::kCancelTableMove, A::kManagement, "cancelTableMove", "", T::kTable,
+     {P::kTABLE_DROP, P::kTABLE_FULL_METADATA}, T::kNone, {}, "(Firn)"},
 };
 
 // One row per enumerator, at the enumerator's index: RuleOf is an array index, and an

@@ -109,9 +109,18 @@ enum class Operation : uint8_t {
   kRevokeGrantOnView,
   kListAuditEntries,
   kListTasks,
+  // Firn's soft delete (/api/management/v1/catalogs/{catalog}/dropped-objects).
+  kListDroppedObjects,
+  kUndropObject,
+  kExpungeDroppedObject,
+  // Firn's catalog-side maintenance (POST …/dropped-objects' sibling …/maintenance).
+  kMaintainTable,
+  // Firn's register-then-release moves (…/tables/{table}/move-out).
+  kMoveTableOut,
+  kCancelTableMove,
 };
 
-inline constexpr int kOperationCount = static_cast<int>(Operation::kListTasks) + 1;
+inline constexpr int kOperationCount = static_cast<int>(Operation::kCancelTableMove) + 1;
 
 // Which API serves the operation.
 enum class Api { kIcebergRest, kManagement };

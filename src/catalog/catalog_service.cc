@@ -234,6 +234,14 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
     spdlog::warn(R"("msg":"drop: metadata unreadable, dropping pointer only","file":"{}")",
                  log::Escape(ptr.metadata_location));
   }
+  // A table on its way to another catalog is released by a drop without purge; its files are
+  // the target's to keep.
+  if (purge && !ptr.moving.empty()) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot purge table " + FormatIdentifier(id) +
+                    ": it is moving to another catalog; release it with a drop without purge "
+                    "(or cancel the move first)");
+  }
   // A fenced table's files may be another catalog's too: no purge until the fence is resolved.
   if (purge && DecodeFence(ptr.fence).state == Fence::State::kFenced) {
     return Fail(ErrorKind::kCommitFailed,
@@ -244,6 +252,17 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
   const store::AuditEntry audit =
       MakeAudit(ctx, purge ? Operation::kDropTablePurge : Operation::kDropTable,
                 AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  // Soft delete (soft_delete.cc): kept, with its locations, for the catalog's retention; a
+  // requested purge runs when it ends. Without a purge the table is released on the store at
+  // once (another catalog may register it: register-then-release), and an undrop claims it
+  // again if nobody else has; with one, the claim stays until the purge.
+  if (const auto retention = RetentionOf(ctx); retention.count() > 0) {
+    FIRN_RETURN_IF_ERROR(SoftDrop(ctx, id, ObjectKind::kTable, ptr,
+                                  table ? table->metadata.table_uuid : "", purge, retention,
+                                  audit));
+    if (table && !purge) ReleaseStoreClaim(ctx, table->metadata);
+    return Ok();
+  }
   FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
   if (table) ReleaseStoreClaim(ctx, table->metadata);
   if (!table || !purge) return Ok();
@@ -267,10 +286,8 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
                  R"("error":"{}")",
                  log::Escape(FormatIdentifier(id)), log::Escape(queued.error().message));
   }
-  PurgeTableFiles(ObjectsOf(ctx), table->metadata, ptr.metadata_location,
-                  [&](std::string_view file) {
-                    return DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kTable), file);
-                  });
+  (void)PurgeOwnFiles(ctx, id, OwnerOf(ctx, id, ObjectKind::kTable), table->metadata,
+                      ptr.metadata_location, [] { return true; });
   return Ok();
 }
 
@@ -304,6 +321,9 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
   // Checked before the read: the catalog reads only files in its own locations.
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, metadata_location, /*caller_named=*/true));
+  // The same table dropped softly in this catalog: the register brings it back, and its
+  // dropped entry (with any purge it asked for) goes, freeing its locations.
+  SupersedeDropped(ctx, table->metadata.table_uuid);
   // The file itself must lie where the table it describes owns (no file borrowed from
   // elsewhere), and the table's location, data and metadata paths must be allowed and owned by
   // nobody else: the same table registered twice, in this catalog or another, is refused.

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,10 +31,13 @@
 #include "catalog/commit_loop.h"
 #include "catalog/credential_vending.h"
 #include "catalog/input_rules.h"
+#include "catalog/maintenance.h"
 #include "catalog/metadata_cache.h"
+#include "catalog/purge.h"
 #include "catalog/request_context.h"
 #include "catalog/store_claims.h"
 #include "catalog/task_runner.h"
+#include "common/function_ref.h"
 #include "common/result.h"
 #include "io/object_store.h"
 #include "io/s3/request_signer.h"
@@ -85,6 +89,9 @@ struct TableAccess {
   std::shared_ptr<const VendedCredentials> credentials;  // null: none vended
   std::string warning;  // set when credentials were asked for and none could be vended
 };
+
+// The 409 a commit to a table that is moving out gets (`moving`: the store's moving mark).
+Error MovingCommitError(const Identifier& id, std::string_view moving);
 
 // The table a table-less sign request reaches (CatalogService::FindSignOwner).
 struct SignOwner {
@@ -141,6 +148,50 @@ class CatalogService {
                    std::chrono::milliseconds inline_budget = std::chrono::seconds(10));
   // The "purge-table" handler (exposed for tests).
   Result<TaskOutcome> RunPurgeTask(const store::Task& task, TaskControl& control);
+
+  // Soft delete (soft_delete.cc, docs/soft-delete.md). A drop keeps the table or view,
+  // invisible, for its catalog's retention (catalog property firn.drop.retention, else
+  // `retention`, default 7 days; 0 = forget at once). Set before serving.
+  void SetDropRetention(std::chrono::seconds retention) { drop_retention_ = retention; }
+  // The catalog's dropped objects (CATALOG_MANAGE_CONTENT on the catalog).
+  Result<store::Page<store::DroppedObject>> ListDropped(const RequestContext& ctx,
+                                                        const store::PageRequest& page);
+  // Restores a dropped object under its old name or `target` (CATALOG_MANAGE_CONTENT);
+  // kNotFound, kAlreadyExists (name taken), kNoSuchNamespace. Returns it with its new name.
+  Result<store::DroppedObject> Undrop(const RequestContext& ctx, const std::string& drop_id,
+                                      const std::optional<Identifier>& target);
+  // Ends a dropped object's retention now: purges it if its drop asked for that, then forgets
+  // it (CATALOG_MANAGE_CONTENT). kNotFound when there is no such dropped object.
+  Status Expunge(const RequestContext& ctx, const std::string& drop_id);
+  // The "expire-dropped" handler (exposed for tests).
+  Result<TaskOutcome> RunExpireDroppedTask(const store::Task& task, TaskControl& control);
+
+  // Catalog-side maintenance (table_maintenance.cc, docs/maintenance.md): expire snapshots or
+  // remove orphan files of table `id` (TABLE_WRITE_DATA and TABLE_FULL_METADATA). A dry run
+  // answers with what would go and changes nothing; a run is a durable task, run here for the
+  // inline budget and finished in the background. Refused (409) on a fenced table, in a catalog
+  // that lets tables share locations, on a location another object shares, and on a table
+  // another deployment claims.
+  Result<MaintenanceReport> Maintain(const RequestContext& ctx, const Identifier& id,
+                                     const MaintenanceRequest& request);
+  // The expire-snapshots / remove-orphan-files handler (exposed for tests).
+  Result<TaskOutcome> RunMaintenanceTask(const store::Task& task, TaskControl& control);
+  // Scheduled maintenance: a sweep every `every` walks every table and enqueues the jobs its
+  // policy (firn.maintenance.* on the table, its namespaces or its catalog) asks for, once per
+  // policy interval. Each instance calls this at start; one sweep exists per period.
+  void ScheduleMaintenance(std::chrono::milliseconds every);
+  Result<TaskOutcome> RunMaintenanceSweep(const store::Task& task, TaskControl& control);
+
+  // Moving a table to another catalog by register-then-release (table_moves.cc,
+  // docs/moves.md). MoveOut marks table `id` as moving (commits refused with a 409 naming the
+  // target, loads still served) and rewrites its claim on the store as "moving", which lets
+  // `to_deployment` (any deployment when empty) register the table and take the claim over;
+  // the source then releases it with a drop (purgeRequested=false). Needs TABLE_DROP and
+  // TABLE_FULL_METADATA. CancelMove undoes a move the target has not taken over yet (409 once
+  // it has). Both answer with the table's claim as it stands.
+  Result<StoreClaim> MoveOut(const RequestContext& ctx, const Identifier& id,
+                             const std::string& to_deployment, const std::string& to_description);
+  Result<StoreClaim> CancelMove(const RequestContext& ctx, const Identifier& id);
 
   // How many times a commit found another catalog's metadata file and fenced its table.
   uint64_t foreign_writers_detected() const {
@@ -296,6 +347,67 @@ class CatalogService {
   Status CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
                              const store::ObjectPointer& ptr, const CachedTable& base);
 
+  // Soft delete (soft_delete.cc).
+  std::chrono::seconds RetentionOf(const RequestContext& ctx) const;
+  Status SoftDrop(const RequestContext& ctx, const Identifier& id, store::ObjectKind kind,
+                  const store::ObjectPointer& ptr, std::string uuid, bool purge,
+                  std::chrono::seconds retention, const store::AuditEntry& audit);
+  // Purges (if requested) and forgets `dropped`; false when keep_going stopped it part way.
+  Result<bool> ExpireDropped(const RequestContext& ctx, const store::DroppedObject& dropped,
+                             FunctionRef<bool()> keep_going);
+  // A register of table `uuid` forgets this catalog's dropped entries of the same table.
+  void SupersedeDropped(const RequestContext& ctx, const std::string& uuid);
+  // A dropped view's metadata file, deleted when gc.enabled and only from its own location.
+  void DeleteViewFile(const RequestContext& ctx, const store::LocationOwner& owner,
+                      const std::string& location,
+                      std::shared_ptr<const metadata::ViewMetadata> view = nullptr);
+  // Maintenance (table_maintenance.cc).
+  // Files under `location` that another table of the realm, live or dropped, references (every
+  // manifest of every such table is read: a background task's cost, documented). Tables at
+  // `location` itself (`self`, its dropped entry) are not others. `strict`: a manifest of
+  // another table that cannot be read refuses (kCommitFailed) instead of being skipped.
+  // kServiceUnavailable "stopped" when keep_going stopped it.
+  Result<std::set<std::string>> ReferencedByOthers(const RequestContext& ctx,
+                                                   const Identifier& self,
+                                                   const std::string& location,
+                                                   FunctionRef<bool()> keep_going,
+                                                   bool strict = true);
+  // Moves (table_moves.cc): this deployment's claim of table `id` (409 otherwise).
+  Result<StoreClaim> ReadOwnClaim(const RequestContext& ctx, const Identifier& id,
+                                  const metadata::TableMetadata& meta);
+  // A policy property of table `id`: the table's, else its namespaces' (innermost first),
+  // else its catalog's.
+  std::optional<std::string> PolicyValue(const RequestContext& ctx, const Identifier& id,
+                                         const metadata::TableMetadata& meta,
+                                         std::string_view key);
+  // A purge of table `id`'s files (PurgeTableFiles) on behalf of `owner` that also spares every
+  // file another table, live or dropped, references. kServiceUnavailable "stopped" when
+  // keep_going stopped it before it began deleting.
+  Result<PurgeResult> PurgeOwnFiles(const RequestContext& ctx, const Identifier& id,
+                                    const store::LocationOwner& owner,
+                                    const metadata::TableMetadata& meta,
+                                    const std::string& metadata_location,
+                                    FunctionRef<bool()> keep_going);
+  Status CheckMaintainable(const RequestContext& ctx, const Identifier& id,
+                           const store::ObjectPointer& ptr, const metadata::TableMetadata& meta);
+  Result<MaintenanceReport> RunMaintenanceStep(const RequestContext& ctx, const Identifier& id,
+                                               const MaintenanceRequest& request,
+                                               const std::string& progress,
+                                               FunctionRef<bool()> keep_going,
+                                               TaskControl* control);
+  Result<MaintenanceReport> ExpireTableSnapshots(const RequestContext& ctx, const Identifier& id,
+                                                 const MaintenanceRequest& request,
+                                                 const std::string& progress,
+                                                 FunctionRef<bool()> keep_going,
+                                                 TaskControl* control);
+  Result<MaintenanceReport> RemoveTableOrphans(const RequestContext& ctx, const Identifier& id,
+                                               const MaintenanceRequest& request,
+                                               FunctionRef<bool()> keep_going);
+  // The context a task works in: its realm and catalog.
+  RequestContext TaskContextOf(const store::Task& task) const;
+
+  std::chrono::seconds drop_retention_{std::chrono::hours(24 * 7)};
+  std::chrono::milliseconds sweep_every_{std::chrono::hours(1)};
   std::shared_ptr<TaskRunner> tasks_;
   CatalogResolver resolve_catalog_;
   std::chrono::milliseconds inline_task_budget_{10000};

@@ -52,6 +52,13 @@ Result<store::LocationClaim> ClaimOf(const CatalogInfo& catalog,
 }
 
 std::string ObjectWords(const store::LocationOwner& owner) {
+  if (store::IsDroppedOwner(owner)) {
+    return std::string("a dropped ") +
+           (owner.kind == store::LocationOwnerKind::kView ? "view" : "table") +
+           " kept for its catalog's retention (dropped object " + owner.name +
+           "; undrop it, or expunge it: DELETE /api/management/v1/catalogs/" + owner.catalog +
+           "/dropped-objects/" + owner.name + ")";
+  }
   switch (owner.kind) {
     case store::LocationOwnerKind::kTable:
       return "table " + FormatIdentifier({owner.ns, owner.name});
@@ -68,6 +75,10 @@ std::string ObjectWords(const store::LocationOwner& owner) {
 // Whether the caller may learn that `owner` exists.
 bool CallerSees(const RequestContext& ctx, const store::LocationOwner& owner) {
   if (owner.realm != ctx.scope.realm || owner.catalog != ctx.scope.catalog) return false;
+  // Dropped objects: seen by whoever may list them.
+  if (store::IsDroppedOwner(owner)) {
+    return AuthorizeNamespaceOp(ctx, auth::Operation::kListDroppedObjects, {}).has_value();
+  }
   switch (owner.kind) {
     case store::LocationOwnerKind::kTable:
       return Visible(ctx, ObjectResource(ctx, {owner.ns, owner.name}, store::ObjectKind::kTable));

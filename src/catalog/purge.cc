@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "catalog/identifier_json.h"
 #include "catalog/location_policy.h"
 #include "common/log.h"
 #include "io/manifest_reader.h"
@@ -25,70 +26,89 @@ void Warn(std::string_view what, std::string_view file, std::string_view error) 
 
 }  // namespace
 
-PurgeResult PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
-                            const std::string& current_metadata_location,
-                            FunctionRef<bool(std::string_view)> deletable,
-                            FunctionRef<bool()> keep_going) {
-  PurgeResult result;
-  const bool gc = GcEnabled(table);
-  std::set<std::string> manifests;
-  std::set<std::string> manifest_lists;
-  std::set<std::string> content_files;
-
+std::optional<ReferencedFiles> CollectReferencedFiles(io::ObjectStore& objects,
+                                                      const metadata::TableMetadata& table,
+                                                      std::string_view readable_under,
+                                                      bool with_content,
+                                                      FunctionRef<bool()> keep_going) {
+  ReferencedFiles refs;
+  const auto readable = [&](const std::string& file) {
+    return readable_under.empty() || IsUnder(file, readable_under);
+  };
   for (const metadata::Snapshot& snapshot : table.snapshots) {
-    if (!keep_going()) {
-      result.finished = false;
-      return result;
-    }
-    for (const std::string& m : snapshot.manifests) manifests.insert(m);
+    if (!keep_going()) return std::nullopt;
+    for (const std::string& m : snapshot.manifests) refs.manifests.insert(m);
     if (!snapshot.manifest_list) continue;
-    manifest_lists.insert(*snapshot.manifest_list);
-    if (!IsUnder(*snapshot.manifest_list, table.location)) continue;  // never read, never deleted
+    if (!refs.manifest_lists.insert(*snapshot.manifest_list).second) continue;
+    if (!readable(*snapshot.manifest_list)) {  // never read, never deleted
+      refs.complete = false;
+      continue;
+    }
     auto bytes = objects.Read(*snapshot.manifest_list);
     if (!bytes) {
       Warn("cannot read manifest list", *snapshot.manifest_list, bytes.error().message);
+      refs.complete = false;
       continue;
     }
     auto entries = io::ReadManifestList(*bytes);
     if (!entries) {
       Warn("cannot parse manifest list", *snapshot.manifest_list, entries.error().message);
+      refs.complete = false;
       continue;
     }
-    for (const auto& e : *entries) manifests.insert(e.manifest_path);
+    for (const auto& e : *entries) refs.manifests.insert(e.manifest_path);
   }
-  if (gc) {
-    for (const std::string& manifest : manifests) {
-      if (!IsUnder(manifest, table.location)) continue;
-      if (!keep_going()) {
-        result.finished = false;
-        return result;
+  if (with_content) {
+    for (const std::string& manifest : refs.manifests) {
+      if (!readable(manifest)) {
+        refs.complete = false;
+        continue;
       }
+      if (!keep_going()) return std::nullopt;
       auto bytes = objects.Read(manifest);
       if (!bytes) {
         Warn("cannot read manifest", manifest, bytes.error().message);
+        refs.complete = false;
         continue;
       }
       auto entries = io::ReadManifest(*bytes);
       if (!entries) {
         Warn("cannot parse manifest", manifest, entries.error().message);
+        refs.complete = false;
         continue;
       }
-      for (const auto& e : *entries) content_files.insert(e.file_path);
+      for (const auto& e : *entries) refs.content.insert(e.file_path);
     }
   }
-
-  std::set<std::string> others;
   for (const auto& s : table.statistics) {
     if (auto p = s.json.if_contains("statistics-path"); p && p->is_string()) {
-      others.insert(std::string(p->as_string()));
+      refs.others.insert(std::string(p->as_string()));
     }
   }
   for (const auto& s : table.partition_statistics) {
     if (auto p = s.json.if_contains("statistics-path"); p && p->is_string()) {
-      others.insert(std::string(p->as_string()));
+      refs.others.insert(std::string(p->as_string()));
     }
   }
-  for (const auto& entry : table.metadata_log) others.insert(entry.metadata_file);
+  for (const auto& entry : table.metadata_log) refs.others.insert(entry.metadata_file);
+  return refs;
+}
+
+PurgeResult PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& table,
+                            const std::string& current_metadata_location,
+                            FunctionRef<bool(std::string_view)> deletable,
+                            FunctionRef<bool()> keep_going) {
+  PurgeResult result;
+  auto refs = CollectReferencedFiles(objects, table, table.location, GcEnabled(table),
+                                     keep_going);
+  if (!refs) {
+    result.finished = false;
+    return result;
+  }
+  const std::set<std::string>& content_files = refs->content;
+  const std::set<std::string>& manifests = refs->manifests;
+  const std::set<std::string>& manifest_lists = refs->manifest_lists;
+  const std::set<std::string>& others = refs->others;
 
   auto remove_all = [&](const std::set<std::string>& files) {
     for (const std::string& f : files) {
@@ -135,10 +155,7 @@ size_t PurgeTableFiles(io::ObjectStore& objects, const metadata::TableMetadata& 
 
 std::string EncodePurgeTask(const PurgeTask& task) {
   boost::json::object o;
-  boost::json::array ns;
-  for (const std::string& level : task.id.ns) ns.emplace_back(level);
-  o["namespace"] = std::move(ns);
-  o["name"] = task.id.name;
+  PutIdentifier(o, task.id);
   o["metadata-location"] = task.metadata_location;
   o["table-uuid"] = task.table_uuid;
   return boost::json::serialize(o);
@@ -150,20 +167,12 @@ Result<PurgeTask> DecodePurgeTask(std::string_view payload) {
   const auto bad = [] { return Fail(ErrorKind::kBadRequest, "Cannot parse purge task payload"); };
   if (ec || !doc.is_object()) return bad();
   const boost::json::object& o = doc.as_object();
-  const auto* ns = o.if_contains("namespace");
-  const auto* name = o.if_contains("name");
+  const auto id = GetIdentifier(o);
   const auto* location = o.if_contains("metadata-location");
   const auto* uuid = o.if_contains("table-uuid");
-  if (!ns || !ns->is_array() || !name || !name->is_string() || !location ||
-      !location->is_string() || !uuid || !uuid->is_string()) {
-    return bad();
-  }
+  if (!id || !location || !location->is_string() || !uuid || !uuid->is_string()) return bad();
   PurgeTask task;
-  for (const auto& level : ns->as_array()) {
-    if (!level.is_string()) return bad();
-    task.id.ns.emplace_back(level.as_string());
-  }
-  task.id.name = std::string(name->as_string());
+  task.id = *id;
   task.metadata_location = std::string(location->as_string());
   task.table_uuid = std::string(uuid->as_string());
   return task;

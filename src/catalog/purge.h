@@ -13,7 +13,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include "common/function_ref.h"
 #include "io/object_store.h"
@@ -22,6 +25,30 @@
 #include "store/store.h"
 
 namespace firn::catalog {
+
+// Every file a table's metadata references, by kind. Manifest lists and manifests are read
+// only inside `readable_under` (the table's location, for a purge: metadata may name any path,
+// and a purge never reads what it may not delete) or anywhere when it is empty (to keep files:
+// orphan removal, and files another table references). Content files are listed only when
+// `with_content`. `complete` is false when a manifest list or manifest could not be read (or
+// was not read, being outside `readable_under`): what it names is then unknown, so nothing may
+// be deleted on the strength of this set being whole. nullopt: stopped by keep_going.
+struct ReferencedFiles {
+  std::set<std::string> content;         // data and delete files
+  std::set<std::string> manifests;
+  std::set<std::string> manifest_lists;
+  std::set<std::string> others;          // statistics files, earlier metadata files
+  bool complete = true;
+  bool Contains(const std::string& file) const {
+    return content.contains(file) || manifests.contains(file) ||
+           manifest_lists.contains(file) || others.contains(file);
+  }
+};
+std::optional<ReferencedFiles> CollectReferencedFiles(io::ObjectStore& objects,
+                                                      const metadata::TableMetadata& table,
+                                                      std::string_view readable_under,
+                                                      bool with_content,
+                                                      FunctionRef<bool()> keep_going);
 
 struct PurgeResult {
   size_t deleted = 0;

@@ -58,6 +58,15 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
                   "Table location " + meta.location + " holds an ownership claim Firn cannot "
                   "read (" + uri + "); remove it if no catalog owns the table");
     }
+    // Another deployment's table on its way here (register-then-release, docs/moves.md):
+    // the register of that very table takes the claim over.
+    if (held->deployment != deployment_ && held->state == "moving" &&
+        held->table_uuid == meta.table_uuid &&
+        (held->moving_to == "*" || held->moving_to == deployment_)) {
+      if (!write) return std::nullopt;
+      FIRN_RETURN_IF_ERROR(objects.Delete(uri));
+      continue;
+    }
     if (held->deployment != deployment_) {
       return Fail(ErrorKind::kLocationConflict,
                   "Table location " + meta.location + " is owned by another catalog: " +
@@ -121,6 +130,7 @@ void CatalogService::ReleaseStoreClaim(const RequestContext& ctx,
 Status CatalogService::CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
                                            const store::ObjectPointer& ptr,
                                            const CachedTable& base) {
+  if (!ptr.moving.empty()) return Fail(MovingCommitError(id, ptr.moving));
   if (deployment_.empty()) return Ok();
   Fence fence = DecodeFence(ptr.fence);
   if (fence.state == Fence::State::kFenced) return Fail(FencedCommitError(id, fence));

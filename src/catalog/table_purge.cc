@@ -4,7 +4,9 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/location_ownership.h"
+#include "catalog/maintenance.h"
 #include "catalog/purge.h"
+#include "catalog/soft_delete.h"
 #include "common/macros.h"
 
 namespace firn::catalog {
@@ -20,14 +22,24 @@ void CatalogService::AttachTasks(std::shared_ptr<TaskRunner> runner, CatalogReso
                    [this](const store::Task& task, TaskControl& control) {
                      return RunPurgeTask(task, control);
                    });
+  for (std::string_view kind : {kExpireSnapshotsTask, kRemoveOrphansTask}) {
+    tasks_->Register(std::string(kind), [this](const store::Task& task, TaskControl& control) {
+      return RunMaintenanceTask(task, control);
+    });
+  }
+  tasks_->Register(std::string(kMaintenanceSweepTask),
+                   [this](const store::Task& task, TaskControl& control) {
+                     return RunMaintenanceSweep(task, control);
+                   });
+  tasks_->Register(std::string(kExpireDroppedTask),
+                   [this](const store::Task& task, TaskControl& control) {
+                     return RunExpireDroppedTask(task, control);
+                   });
 }
 
 Result<TaskOutcome> CatalogService::RunPurgeTask(const store::Task& task, TaskControl& control) {
   FIRN_ASSIGN_OR_RETURN(PurgeTask purge, DecodePurgeTask(task.payload));
-  RequestContext ctx;
-  ctx.scope = store::CatalogScope{task.realm, task.catalog};
-  ctx.request_id = "task-" + task.id;
-  if (resolve_catalog_) ctx.catalog = resolve_catalog_(ctx.scope);
+  RequestContext ctx = TaskContextOf(task);
   // Files deleted by earlier runs of this task (it may be continued after a stop or a crash).
   int64_t before = 0;
   if (!task.progress.empty()) {
@@ -73,12 +85,34 @@ Result<TaskOutcome> CatalogService::RunPurgeTask(const store::Task& task, TaskCo
     return Fail(table.error());
   }
   const store::LocationOwner owner = OwnerOf(ctx, purge.id, ObjectKind::kTable);
-  PurgeResult result = PurgeTableFiles(
-      ObjectsOf(ctx), (*table)->metadata, purge.metadata_location,
-      [&](std::string_view file) { return DeletableFor(*store_, owner, file); },
-      [&] { return control.KeepGoing(); });
+  auto purged = PurgeOwnFiles(ctx, purge.id, owner, (*table)->metadata, purge.metadata_location,
+                              [&] { return control.KeepGoing(); });
+  if (!purged) {
+    if (purged.error().kind == ErrorKind::kServiceUnavailable) return TaskOutcome::kStopped;
+    return Fail(purged.error());
+  }
+  const PurgeResult& result = *purged;
   progress(static_cast<int64_t>(result.deleted), static_cast<int64_t>(result.skipped), "");
   return result.finished ? TaskOutcome::kDone : TaskOutcome::kStopped;
+}
+
+Result<PurgeResult> CatalogService::PurgeOwnFiles(const RequestContext& ctx,
+                                                 const Identifier& id,
+                                                 const store::LocationOwner& owner,
+                                                 const metadata::TableMetadata& meta,
+                                                 const std::string& metadata_location,
+                                                 FunctionRef<bool()> keep_going) {
+  // Never a file another table, live or dropped, references (PyIceberg's add_files, a copied
+  // snapshot): those stay, counted as skipped. A manifest of another table that cannot be read
+  // is skipped here: the purge was asked for, and its files lie in its own location.
+  FIRN_ASSIGN_OR_RETURN(std::set<std::string> elsewhere,
+                        ReferencedByOthers(ctx, id, meta.location, keep_going, /*strict=*/false));
+  return PurgeTableFiles(
+      ObjectsOf(ctx), meta, metadata_location,
+      [&](std::string_view file) {
+        return !elsewhere.contains(std::string(file)) && DeletableFor(*store_, owner, file);
+      },
+      keep_going);
 }
 
 }  // namespace firn::catalog

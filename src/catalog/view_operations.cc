@@ -208,21 +208,35 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kDropView, AuditObject(id, ObjectKind::kView),
                 ptr.metadata_location);
+  // Soft delete: kept for the catalog's retention; the file goes when it ends.
+  if (const auto retention = RetentionOf(ctx); retention.count() > 0) {
+    return SoftDrop(ctx, id, ObjectKind::kView, ptr, view ? view->view_uuid : "",
+                    /*purge=*/false, retention, audit);
+  }
   FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit));
+  if (view) DeleteViewFile(ctx, OwnerOf(ctx, id, ObjectKind::kView), ptr.metadata_location, view);
+  return Ok();
+}
+
+void CatalogService::DeleteViewFile(const RequestContext& ctx, const store::LocationOwner& owner,
+                                    const std::string& location,
+                                    std::shared_ptr<const metadata::ViewMetadata> view) {
+  if (!view) {
+    auto read = ReadViewMetadata(ctx, location);
+    if (!read) return;
+    view = *read;
+  }
   // Views keep no metadata log, so the current file is the only one the catalog knows; it is
   // deleted only from inside the view's own location (a registered file may lie anywhere), and
   // only when no other object owns it.
-  if (view && GcEnabled(*view)) {
-    if (IsUnder(ptr.metadata_location, view->location) &&
-        DeletableFor(*store_, OwnerOf(ctx, id, ObjectKind::kView), ptr.metadata_location)) {
-      DeleteQuietly(ctx, ptr.metadata_location);
-    } else {
-      spdlog::warn(R"("msg":"drop view: metadata file outside the view location not deleted",)"
-                   R"("file":"{}","location":"{}")",
-                   log::Escape(ptr.metadata_location), log::Escape(view->location));
-    }
+  if (!GcEnabled(*view)) return;
+  if (IsUnder(location, view->location) && DeletableFor(*store_, owner, location)) {
+    DeleteQuietly(ctx, location);
+  } else {
+    spdlog::warn(R"("msg":"drop view: metadata file outside the view location not deleted",)"
+                 R"("file":"{}","location":"{}")",
+                 log::Escape(location), log::Escape(view->location));
   }
-  return Ok();
 }
 
 Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& from,

@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
     serve->add_option(std::string("--") + name, setting_flags[name],
                       "Identity setting (docs/auth.md); also FIRN_* and the config file");
   }
+  serve->add_option("--drop-retention", setting_flags["drop-retention"],
+                    "How long dropped tables and views stay restorable (default 7d; 0 = off; "
+                    "docs/soft-delete.md)");
   // Input limits (docs/limits.md), applied by name as well.
   serve->add_option("--storage-roots", setting_flags["storage-roots"],
                     "Comma-separated locations catalogs may use (default: the warehouse; "

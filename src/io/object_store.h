@@ -26,6 +26,7 @@ namespace firn::io {
 struct ObjectInfo {
   std::string uri;
   int64_t size = 0;
+  int64_t modified_ms = 0;  // last modification (file mtime, S3 LastModified); 0 = unknown
 };
 
 class ObjectStore {

@@ -83,6 +83,23 @@ void RouteRegistrar::AddCatalogRoute(http::Method method, std::string_view tail,
   }
 }
 
+void RouteRegistrar::AddManagementCatalogRoute(http::Method method, std::string_view tail,
+                                               CatalogHandler handler) {
+  auto wrapped = [handler = std::move(handler), &catalogs = catalogs_, access = access_](
+                     const http::Request& req, const http::PathParams& params) {
+    // The management API names the catalog {catalogName}; it is the catalog routes' prefix.
+    http::PathParams with_prefix = params;
+    for (auto& [key, value] : with_prefix) {
+      if (key == "catalogName") key = "prefix";
+    }
+    auto ctx = MakeRequestContext(access, catalogs, req, with_prefix);
+    if (!ctx) return Finish(req, std::unexpected(ctx.error()));
+    return Finish(req, handler(req, params, *ctx));
+  };
+  router_.Add(method, "/api/management/v1/catalogs/{catalogName}" + std::string(tail),
+              std::move(wrapped));
+}
+
 void RouteRegistrar::AddRootRoute(http::Method method, std::string_view tail,
                                   CatalogHandler handler) {
   auto wrapped = [handler = std::move(handler), &catalogs = catalogs_, access = access_](

@@ -70,6 +70,11 @@ class RouteRegistrar {
   // The handler gets the authenticated context of the realm's default catalog.
   void AddRootRoute(http::Method method, std::string_view tail, CatalogHandler handler);
 
+  // A Firn route of one catalog beside the management API:
+  // /api/management/v1/catalogs/{catalogName} + tail, with the catalog's context as a
+  // catalog route gets it from its prefix. Not advertised (not an Iceberg REST endpoint).
+  void AddManagementCatalogRoute(http::Method method, std::string_view tail,
+                                 CatalogHandler handler);
   const std::vector<std::string>& endpoints() const { return endpoints_; }
   const AccessDeps& access() const { return access_; }
   const catalog::CatalogRegistry& catalogs() const { return catalogs_; }

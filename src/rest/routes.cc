@@ -11,6 +11,8 @@ void AddAllRoutes(http::Router& router, catalog::CatalogService& service,
   AddTableRoutes(routes, service);
   AddViewRoutes(routes, service);
   AddTransactionRoutes(routes, service);
+  AddDroppedObjectRoutes(routes, service);
+  AddTableAdminRoutes(routes, service);
   AddConfigRoute(routes, service);  // last: it advertises what the others registered
 }
 

@@ -26,5 +26,10 @@ void AddTableRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddViewRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddTransactionRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 void AddConfigRoute(RouteRegistrar& routes, const catalog::CatalogService& service);
+// Soft delete: /api/management/v1/catalogs/{catalog}/dropped-objects (dropped_routes.cc).
+void AddDroppedObjectRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
+// Maintenance and moves: …/catalogs/{catalog}/namespaces/{ns}/tables/{t}/maintenance and
+// …/move-out (table_admin_routes.cc).
+void AddTableAdminRoutes(RouteRegistrar& routes, catalog::CatalogService& service);
 
 }  // namespace firn::rest

@@ -72,6 +72,7 @@ struct ObjectPointer {
   std::string metadata_location;
   int64_t version = 0;  // increments on every swap; useful for caches and audit
   std::string fence;    // '' = none; else a fence against a foreign writer (SetFence)
+  std::string moving;   // '' = none; else the table is moving to another catalog (SetMoving)
 };
 
 // A table or view that carries a fence (ListFences).
@@ -91,6 +92,32 @@ struct PointerSwap {
   std::string new_location;
   std::optional<LocationClaim> claim;             // nullopt = locations unchanged
 };
+
+// A table or view dropped softly: its row leaves `objects` (the name is free at once) and is
+// kept here, invisible to the REST API, until `expires_ms`, restorable by UndropObject. Its
+// location claims stay held meanwhile, by DroppedOwner(scope, kind, drop_id), so no other
+// object can take its files' locations while it may come back.
+struct DroppedObject {
+  std::string drop_id;  // unique; sorts by drop time (a UUIDv7)
+  CatalogScope scope;
+  Identifier id;        // the name it had
+  ObjectKind kind = ObjectKind::kTable;
+  std::string metadata_location;
+  std::string fence;
+  std::string uuid;     // the table's or view's uuid, from its metadata ('' if unreadable)
+  int64_t dropped_ms = 0;
+  int64_t expires_ms = 0;
+  bool purge_requested = false;
+  std::string detail;   // a small JSON document the catalog keeps (who dropped it)
+};
+
+// The owner that holds a dropped object's location claims: its kind, no namespace (no live
+// object has an empty namespace) and the drop id as its name.
+LocationOwner DroppedOwner(const CatalogScope& scope, ObjectKind kind, const std::string& drop_id);
+inline bool IsDroppedOwner(const LocationOwner& owner) {
+  return (owner.kind == LocationOwnerKind::kTable || owner.kind == LocationOwnerKind::kView) &&
+         owner.ns.empty();
+}
 
 struct PropertiesUpdateResult {
   std::vector<std::string> updated;
@@ -157,10 +184,42 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
                                 const LocationClaim* claim = nullptr) = 0;
   virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                             const AuditEntry* audit = nullptr) = 0;
+
+  // Soft delete. SoftDropObject moves the pointer of dropped.id into the dropped objects (with
+  // its fence), re-keying its location claims to DroppedOwner, all in one transaction;
+  // kNoSuchTable/kNoSuchView when it is missing, kCommitFailed when its pointer is no longer
+  // dropped.metadata_location (a commit came first).
+  virtual Status SoftDropObject(const DroppedObject& dropped,
+                                const AuditEntry* audit = nullptr) = 0;
+  // The catalog's dropped objects, oldest drop first (page tokens as ListObjects).
+  virtual Result<Page<DroppedObject>> ListDroppedObjects(const CatalogScope& scope,
+                                                         const PageRequest& page) = 0;
+  // kNotFound when no dropped object of the catalog has that id.
+  virtual Result<DroppedObject> LoadDroppedObject(const CatalogScope& scope,
+                                                  const std::string& drop_id) = 0;
+  // Dropped objects of any catalog of the realm whose uuid is `uuid` (register of the same
+  // table back supersedes them).
+  virtual Result<std::vector<DroppedObject>> FindDroppedByUuid(const std::string& realm,
+                                                               const std::string& uuid) = 0;
+  // Restores a dropped object as `target` (its old name or a new one) with its fence and its
+  // location claims, and forgets the dropped entry, in one transaction. kNotFound (no such
+  // drop id), kNoSuchNamespace, kAlreadyExists (the name is taken).
+  virtual Status UndropObject(const CatalogScope& scope, const std::string& drop_id,
+                              const Identifier& target, const AuditEntry* audit = nullptr) = 0;
+  // Forgets a dropped object for good and releases its location claims (expiry, expunge,
+  // or a register of the same table). kNotFound when it is already gone.
+  virtual Status ForgetDroppedObject(const CatalogScope& scope, const std::string& drop_id,
+                                     const AuditEntry* audit = nullptr) = 0;
   // Sets (or with '' clears) the object's fence: an opaque document the catalog keeps beside
   // the pointer (catalog/foreign_writers.h). kNoSuchTable/kNoSuchView when it is missing.
   virtual Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
                           const std::string& fence) = 0;
+  // Marks (or with '' clears) the object as moving to another catalog: an opaque document
+  // (catalog/table_moves.cc). While it is set, SwapPointer and CommitTransaction refuse to move
+  // the pointer (kCommitFailed), so no commit that was prepared before the mark can land after
+  // it. kNoSuchTable/kNoSuchView when it is missing.
+  virtual Status SetMoving(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                           const std::string& moving) = 0;
   // Every object carrying a fence, ordered by realm, catalog, namespace and name (admin).
   virtual Result<std::vector<FencedObject>> ListFences() = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,

@@ -58,6 +58,7 @@ def _load_integration_conftest():
 _itc = _load_integration_conftest()
 FirnServer = _itc.FirnServer
 http_headers = _itc.http_headers
+expunge_dropped = _itc.expunge_dropped
 short_token_lifetime = _itc.short_token_lifetime
 import firn_auth  # noqa: E402  (tests/integration is on sys.path now)
 

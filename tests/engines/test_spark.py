@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime, timedelta
 
 import pyarrow as pa
+from conftest import CATALOG_NAME, expunge_dropped
 from engines_util import duckdb_rows, pyiceberg_rows, snapshot_chain, spark_rows
 
 MOR = (
@@ -216,5 +217,8 @@ def test_spark_ctas_rtas_rename_and_views(backend, spark, ns):
     spark.sql(f"DROP TABLE {c}.{ns}.renamed PURGE")
     assert not cat.table_exists(f"{ns}.renamed")
     if backend.name == "file":  # purgeRequested: Firn deletes the table's files
+        # ... when the dropped table's retention ends (docs/soft-delete.md): here, at once.
+        assert os.path.isdir(location.removeprefix("file://"))
+        assert expunge_dropped(backend.server, CATALOG_NAME) >= 1
         left = [f for _, _, fs in os.walk(location.removeprefix("file://")) for f in fs]
         assert left == []

@@ -312,6 +312,28 @@ def admin(server) -> "firn_auth.Management":
     return firn_auth.Management(server.uri)
 
 
+def catalog_name(srv: FirnServer) -> str:
+    """The name of the server's default catalog (the REST prefix /v1/config gives, else the
+    server's default, "default")."""
+    v1 = Api(srv).v1
+    return v1.split("/")[-1] if v1.count("/") > 1 else "default"
+
+
+def expunge_dropped(srv: FirnServer, catalog: str | None = None) -> int:
+    """Ends the retention of every dropped table and view of `catalog` (default: the server's
+    default catalog) at once, running the purges their drops asked for (docs/soft-delete.md).
+    Returns how many there were; 0 against the reference fixture, which has no soft delete."""
+    if srv.reference:
+        return 0
+    name = catalog or catalog_name(srv)
+    mgmt = firn_auth.Management(srv.uri)
+    base = f"/catalogs/{name}/dropped-objects"
+    dropped = mgmt.ok("GET", base).json()["droppedObjects"]
+    for d in dropped:
+        mgmt.ok("DELETE", f"{base}/{d['id']}", expect=(204,))
+    return len(dropped)
+
+
 def make_catalog(srv: FirnServer, name: str = "firn") -> RestCatalog:
     return RestCatalog(name, **catalog_properties(srv))
 

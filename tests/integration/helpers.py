@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import re
 import signal
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -42,6 +43,13 @@ def referenced_files(tbl) -> set[Path]:
             for entry in manifest.fetch_manifest_entry(tbl.io, discard_deleted=False):
                 files.add(local_path(entry.data_file.file_path))
     return files
+
+
+def deployment_of(srv) -> str:
+    """The deployment id a Firn server logged at start (its claims and writer tag name it)."""
+    found = re.findall(r'"msg":"deployment","id":"([0-9a-f-]{36})"', srv.log_path.read_text())
+    assert found, srv.log_tail()
+    return found[-1]
 
 
 def die_with_parent() -> None:

@@ -25,7 +25,14 @@ def tasks_of(srv, *filters: str) -> list[dict]:
     return [json.loads(line) for line in p.stdout.splitlines()]
 
 
-def test_a_purge_is_a_task_listed_with_its_progress(fresh_server):
+@pytest.fixture
+def hard_drop_server(server_factory):
+    """Soft delete off (retention 0): a drop with purge runs its purge task at once."""
+    return server_factory(args=["--drop-retention", "0"])
+
+
+def test_a_purge_is_a_task_listed_with_its_progress(hard_drop_server):
+    fresh_server = hard_drop_server
     cat = make_catalog(fresh_server)
     cat.create_namespace("lake")
     tbl = cat.create_table("lake.gone", schema=SCHEMA)
@@ -62,10 +69,15 @@ def test_a_purge_is_a_task_listed_with_its_progress(fresh_server):
     assert len(tasks_of(fresh_server, "--kind", "purge-table")) == 1
 
 
-def test_a_purge_task_survives_kill_9_and_finishes_after_restart(server_factory):
+# Retention 0: the purge task runs inside the drop; 1s: the purge runs when the dropped table's
+# retention ends, in the background task that expires it (docs/soft-delete.md).
+@pytest.mark.parametrize("retention,kind", [("0", "purge-table"), ("1s", "expire-dropped")])
+def test_a_purge_task_survives_kill_9_and_finishes_after_restart(server_factory, retention,
+                                                                 kind):
     # Test mode: every purge step pauses, and leases are 3 s, so the kill lands mid-purge and
     # the restarted instance takes the task over soon after.
-    srv = server_factory(env={"FIRN_TEST_MODE": "on", "FIRN_TEST_TASK_STEP_DELAY_MS": "150"})
+    srv = server_factory(args=["--drop-retention", retention],
+                         env={"FIRN_TEST_MODE": "on", "FIRN_TEST_TASK_STEP_DELAY_MS": "150"})
     cat = make_catalog(srv)
     cat.create_namespace("lake")
     tbl = cat.create_table("lake.big", schema=SCHEMA)
@@ -92,13 +104,13 @@ def test_a_purge_task_survives_kill_9_and_finishes_after_restart(server_factory)
     dropper.join(timeout=30)
     left = [f for f in files if f.exists()]
     assert 0 < len(left) < len(files), "the kill did not land in the middle of the purge"
-    [task] = tasks_of(srv, "--kind", "purge-table")
+    [task] = tasks_of(srv, "--kind", kind)
     assert task["state"] == "running", task  # held by the dead instance's lease
 
     srv.start()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        [task] = tasks_of(srv, "--kind", "purge-table")
+        [task] = tasks_of(srv, "--kind", kind)
         if task["state"] == "done":
             break
         time.sleep(0.5)

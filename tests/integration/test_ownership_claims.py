@@ -14,7 +14,6 @@ fork of the multi-engine chapter: two Firn deployments share one warehouse, and 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 
@@ -23,17 +22,11 @@ from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.exceptions import CommitFailedException, TableAlreadyExistsError
 
 from conftest import FIRN_BINARY, make_catalog
-from helpers import SCHEMA, ids_of, local_path, rows
+from helpers import SCHEMA, deployment_of, ids_of, local_path, rows
 
 pytestmark = pytest.mark.firn_only
 
 CLAIM = ".firn-claim.json"
-
-
-def deployment_of(srv) -> str:
-    found = re.findall(r'"msg":"deployment","id":"([0-9a-f-]{36})"', srv.log_path.read_text())
-    assert found, srv.log_tail()
-    return found[-1]
 
 
 def firn_admin(srv, *args: str) -> subprocess.CompletedProcess:

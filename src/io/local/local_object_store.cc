@@ -19,6 +19,10 @@
 namespace firn::io {
 namespace {
 
+int64_t ModifiedMillis(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
 namespace fs = std::filesystem;
 
 // The part of `uri` before the path ("file:", "file://", "file://localhost" or "").
@@ -271,9 +275,10 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
         if (ec) return Fail(IoError(ec.value(), "list", prefix));
         std::error_code size_ec;
         if (!it->is_regular_file(size_ec)) continue;
-        auto size = it->file_size(size_ec);
-        if (size_ec) continue;  // vanished while listing
-        out.push_back(ObjectInfo{uri_head + it->path().string(), static_cast<int64_t>(size)});
+        struct stat file;
+        if (::stat(it->path().c_str(), &file) != 0) continue;  // vanished while listing
+        out.push_back(ObjectInfo{uri_head + it->path().string(),
+                                 static_cast<int64_t>(file.st_size), ModifiedMillis(file)});
       }
       if (ec) return Fail(IoError(ec.value(), "list", prefix));
       continue;
@@ -281,7 +286,7 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
     // A symbolic link counts when it leads to a file (never followed into a directory).
     if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0) continue;
     if (!S_ISREG(st.st_mode)) continue;
-    out.push_back(ObjectInfo{uri_head + path, static_cast<int64_t>(st.st_size)});
+    out.push_back(ObjectInfo{uri_head + path, static_cast<int64_t>(st.st_size), ModifiedMillis(st)});
   }
   std::sort(out.begin(), out.end(),
             [](const ObjectInfo& a, const ObjectInfo& b) { return a.uri < b.uri; });

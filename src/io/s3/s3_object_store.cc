@@ -4,6 +4,7 @@
 
 #include "common/macros.h"
 #include "io/s3/s3_location.h"
+#include "io/s3/sts_client.h"
 
 namespace firn::io::s3 {
 namespace {
@@ -59,7 +60,8 @@ Result<std::vector<ObjectInfo>> S3ObjectStore::List(std::string_view prefix) {
     FIRN_ASSIGN_OR_RETURN(ListPage page,
                           client_->ListObjectsV2(location.bucket, location.key, token, prefix));
     for (ListedObject& object : page.objects) {
-      out.push_back({S3UriOf(location, object.key), object.size});
+      out.push_back({S3UriOf(location, object.key), object.size,
+                     ParseIso8601Millis(object.last_modified).value_or(0)});
     }
     if (!page.truncated) break;
     if (page.next_continuation_token == token) {  // a looping server must not hang us

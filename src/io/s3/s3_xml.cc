@@ -206,6 +206,7 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
         return Malformed("bad <Size>");
       }
     }
+    object.last_modified = std::string(child.ChildText("LastModified"));
     page.objects.push_back(std::move(object));
   }
   page.truncated = root.ChildText("IsTruncated") == "true";

@@ -34,6 +34,7 @@ Result<XmlElement> ParseXml(std::string_view xml);
 struct ListedObject {
   std::string key;
   int64_t size = 0;
+  std::string last_modified;  // ISO 8601 as the store sent it ('' when absent)
 };
 
 struct ListPage {

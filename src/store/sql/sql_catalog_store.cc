@@ -118,6 +118,12 @@ Result<ObjectPointer> CasPointer(Session& s, const CatalogScope& scope, const Id
   // Nothing matched: say why.
   FIRN_ASSIGN_OR_RETURN(auto existing, FindObject(s, scope, id));
   if (!existing || existing->kind != kind) return Fail(NoSuchObjectError(id, kind));
+  if (existing->location == expected) {
+    // Still at the expected file, so only the moving mark can have refused it (SetMoving).
+    return Fail(ErrorKind::kCommitFailed,
+                "Commit failed: " + IdentifierDisplay(id) +
+                    " is moving to another catalog; commits here are refused");
+  }
   return Fail(PointerMovedError(id, kind, expected, existing->location));
 }
 
@@ -133,6 +139,26 @@ LocationOwner OwnerOf(const CatalogScope& scope, const Namespace& ns) {
 
 std::span<const AuditEntry> Audits(const AuditEntry* audit) {
   return audit ? std::span<const AuditEntry>(audit, 1) : std::span<const AuditEntry>();
+}
+
+DroppedObject DroppedFromRow(const Row& row) {
+  DroppedObject d;
+  d.drop_id = std::string(row.Text(0));
+  d.scope = CatalogScope{std::string(row.Text(1)), std::string(row.Text(2))};
+  d.id = Identifier{NamespaceFromKey(row.Text(3)), std::string(row.Text(4))};
+  d.kind = row.Text(5) == "view" ? ObjectKind::kView : ObjectKind::kTable;
+  d.metadata_location = std::string(row.Text(6));
+  d.fence = std::string(row.Text(7));
+  d.uuid = std::string(row.Text(8));
+  d.dropped_ms = row.Int(9);
+  d.expires_ms = row.Int(10);
+  d.purge_requested = row.Int(11) != 0;
+  d.detail = std::string(row.Text(12));
+  return d;
+}
+
+Error NoSuchDroppedError(const std::string& drop_id) {
+  return Error(ErrorKind::kNotFound, "No dropped table or view with id " + drop_id);
 }
 
 Task TaskFromRow(const Row& row) {
@@ -306,7 +332,8 @@ class SqlCatalogStore final : public CatalogStore {
                      {scope.realm, scope.catalog, NamespaceKey(id.ns), id.name, KindText(kind)},
                      [&](const Row& row) -> Status {
                        pointer = ObjectPointer{std::string(row.Text(0)), row.Int(1),
-                                               std::string(row.Text(2))};
+                                               std::string(row.Text(2)),
+                                               std::string(row.Text(3))};
                        return Ok();
                      });
     }));
@@ -367,6 +394,124 @@ class SqlCatalogStore final : public CatalogStore {
                                                         KindText(kind)}));
       if (changed == 0) return Fail(NoSuchObjectError(id, kind));
       return sql::ReleaseLocations(s, OwnerOf(scope, id, kind));
+    });
+  }
+
+  Status SoftDropObject(const DroppedObject& d, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      std::optional<std::string> fence;
+      FIRN_ASSIGN_OR_RETURN(int64_t removed,
+                            s.Exec(sql::kDeleteObjectAt,
+                                   {d.scope.realm, d.scope.catalog, NamespaceKey(d.id.ns),
+                                    d.id.name, KindText(d.kind), d.metadata_location},
+                                   [&](const Row& row) -> Status {
+                                     fence = std::string(row.Text(0));
+                                     return Ok();
+                                   }));
+      (void)removed;
+      if (!fence) {
+        FIRN_ASSIGN_OR_RETURN(auto existing, FindObject(s, d.scope, d.id));
+        if (!existing || existing->kind != d.kind) return Fail(NoSuchObjectError(d.id, d.kind));
+        return Fail(PointerMovedError(d.id, d.kind, d.metadata_location, existing->location));
+      }
+      FIRN_RETURN_IF_ERROR(s.Run(
+          sql::kInsertDropped,
+          {d.drop_id, d.scope.realm, d.scope.catalog, NamespaceKey(d.id.ns), d.id.name,
+           KindText(d.kind), d.metadata_location, *fence, d.uuid,
+           d.dropped_ms != 0 ? d.dropped_ms : NowMillis(), d.expires_ms,
+           int64_t{d.purge_requested ? 1 : 0}, d.detail}));
+      return sql::RenameLocationOwner(s, OwnerOf(d.scope, d.id, d.kind),
+                                      DroppedOwner(d.scope, d.kind, d.drop_id));
+    });
+  }
+
+  Result<Page<DroppedObject>> ListDroppedObjects(const CatalogScope& scope,
+                                                 const PageRequest& page) override {
+    FIRN_RETURN_IF_ERROR(CheckPageSize(page.size));
+    FIRN_ASSIGN_OR_RETURN(auto after, DecodePageToken(page.token));
+    std::vector<DroppedObject> items;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      items.clear();
+      return s.Query(sql::kListDropped,
+                     {scope.realm, scope.catalog, after.value_or(""), SqlLimit(page.size)},
+                     [&](const Row& row) -> Status {
+                       items.push_back(DroppedFromRow(row));
+                       return Ok();
+                     });
+    }));
+    std::vector<std::string> keys;
+    keys.reserve(items.size());
+    for (const auto& d : items) keys.push_back(d.drop_id);
+    return FinishPage(std::move(items), keys, page.size);
+  }
+
+  Result<DroppedObject> LoadDroppedObject(const CatalogScope& scope,
+                                          const std::string& drop_id) override {
+    std::optional<DroppedObject> found;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      found.reset();
+      return s.Query(sql::kLoadDropped, {scope.realm, scope.catalog, drop_id},
+                     [&](const Row& row) -> Status {
+                       found = DroppedFromRow(row);
+                       return Ok();
+                     });
+    }));
+    if (!found) return Fail(NoSuchDroppedError(drop_id));
+    return std::move(*found);
+  }
+
+  Result<std::vector<DroppedObject>> FindDroppedByUuid(const std::string& realm,
+                                                       const std::string& uuid) override {
+    std::vector<DroppedObject> out;
+    if (uuid.empty()) return out;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      out.clear();
+      return s.Query(sql::kFindDroppedByUuid, {realm, uuid}, [&](const Row& row) -> Status {
+        out.push_back(DroppedFromRow(row));
+        return Ok();
+      });
+    }));
+    return out;
+  }
+
+  Status UndropObject(const CatalogScope& scope, const std::string& drop_id,
+                      const Identifier& target, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      std::optional<DroppedObject> d;
+      FIRN_RETURN_IF_ERROR(s.Query(sql::kLoadDropped, {scope.realm, scope.catalog, drop_id},
+                                   [&](const Row& row) -> Status {
+                                     d = DroppedFromRow(row);
+                                     return Ok();
+                                   }));
+      if (!d) return Fail(NoSuchDroppedError(drop_id));
+      FIRN_ASSIGN_OR_RETURN(int64_t gone,
+                            s.Exec(sql::kDeleteDropped, {scope.realm, scope.catalog, drop_id}));
+      if (gone != 1) return Fail(NoSuchDroppedError(drop_id));
+      FIRN_RETURN_IF_ERROR(InsertObject(s, scope, target, d->kind, d->metadata_location));
+      if (!d->fence.empty()) {
+        FIRN_RETURN_IF_ERROR(s.Run(sql::kSetFence, {scope.realm, scope.catalog,
+                                                    NamespaceKey(target.ns), target.name,
+                                                    KindText(d->kind), d->fence}));
+      }
+      return sql::RenameLocationOwner(s, DroppedOwner(scope, d->kind, drop_id),
+                                      OwnerOf(scope, target, d->kind));
+    });
+  }
+
+  Status ForgetDroppedObject(const CatalogScope& scope, const std::string& drop_id,
+                             const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      std::optional<ObjectKind> kind;
+      FIRN_RETURN_IF_ERROR(s.Query(sql::kLoadDropped, {scope.realm, scope.catalog, drop_id},
+                                   [&](const Row& row) -> Status {
+                                     kind = DroppedFromRow(row).kind;
+                                     return Ok();
+                                   }));
+      if (!kind) return Fail(NoSuchDroppedError(drop_id));
+      FIRN_ASSIGN_OR_RETURN(int64_t gone,
+                            s.Exec(sql::kDeleteDropped, {scope.realm, scope.catalog, drop_id}));
+      if (gone != 1) return Fail(NoSuchDroppedError(drop_id));
+      return sql::ReleaseLocations(s, DroppedOwner(scope, *kind, drop_id));
     });
   }
 
@@ -580,6 +725,18 @@ class SqlCatalogStore final : public CatalogStore {
                             s.Exec(sql::kSetFence, {scope.realm, scope.catalog,
                                                     NamespaceKey(id.ns), id.name,
                                                     KindText(kind), fence}));
+      if (changed == 0) return Fail(NoSuchObjectError(id, kind));
+      return Ok();
+    });
+  }
+
+  Status SetMoving(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
+                   const std::string& moving) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kSetMoving, {scope.realm, scope.catalog,
+                                                     NamespaceKey(id.ns), id.name,
+                                                     KindText(kind), moving}));
       if (changed == 0) return Fail(NoSuchObjectError(id, kind));
       return Ok();
     });

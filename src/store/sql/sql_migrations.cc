@@ -12,7 +12,7 @@ namespace {
 
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Keys compare byte by byte ({key}), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 6> kSteps = {
+constexpr std::array<std::string_view, 7> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -176,6 +176,28 @@ CREATE TABLE tasks (
 );
 CREATE INDEX tasks_due ON tasks (state, not_before_ms);
 CREATE INDEX tasks_by_time ON tasks (created_ms);
+)sql",
+    // 7: soft-deleted tables and views (store.h, DroppedObject), kept until they expire; and
+    // a table moving to another catalog (store.h, SetMoving), read with the pointer.
+    R"sql(
+ALTER TABLE objects ADD COLUMN moving {text} NOT NULL DEFAULT '';
+CREATE TABLE dropped_objects (
+  drop_id            {key} PRIMARY KEY,
+  realm              {key} NOT NULL,
+  catalog            {key} NOT NULL,
+  ns_key             {key} NOT NULL,
+  name               {key} NOT NULL,
+  kind               {text} NOT NULL CHECK (kind IN ('table', 'view')),
+  metadata_location  {text} NOT NULL,
+  fence              {text} NOT NULL,
+  uuid               {key} NOT NULL,
+  dropped_ms         {int64} NOT NULL,
+  expires_ms         {int64} NOT NULL,
+  purge_requested    {int32} NOT NULL,
+  detail             {text} NOT NULL
+);
+CREATE INDEX dropped_objects_by_catalog ON dropped_objects (realm, catalog, drop_id);
+CREATE INDEX dropped_objects_by_uuid ON dropped_objects (realm, uuid);
 )sql",
 };
 

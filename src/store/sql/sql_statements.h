@@ -72,7 +72,7 @@ inline constexpr std::string_view kListObjectsAfter =
     "AND name > $6 ORDER BY name LIMIT $5";
 // The hot path: one primary-key lookup, no transaction.
 inline constexpr std::string_view kLoadPointer =
-    "SELECT metadata_location, version, fence FROM objects "
+    "SELECT metadata_location, version, fence, moving FROM objects "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
 inline constexpr std::string_view kFindObject =
     "SELECT kind, metadata_location, version FROM objects "
@@ -88,7 +88,7 @@ inline constexpr std::string_view kInsertObject =
 inline constexpr std::string_view kSwapPointer =
     "UPDATE objects SET metadata_location = $6, version = version + 1, updated_ms = $8 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5 "
-    "AND metadata_location = $7 RETURNING version";
+    "AND metadata_location = $7 AND moving = '' RETURNING version";
 inline constexpr std::string_view kReplacePointer =
     "UPDATE objects SET metadata_location = $6, version = version + 1, updated_ms = $7 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
@@ -98,12 +98,38 @@ inline constexpr std::string_view kDeleteObject =
 inline constexpr std::string_view kSetFence =
     "UPDATE objects SET fence = $6 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+inline constexpr std::string_view kSetMoving =
+    "UPDATE objects SET moving = $6 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
 inline constexpr std::string_view kListFences =
     "SELECT realm, catalog, ns_key, name, kind, metadata_location, fence FROM objects "
     "WHERE fence <> '' ORDER BY realm, catalog, ns_key, name";
 inline constexpr std::string_view kRenameObject =
     "UPDATE objects SET ns_key = $5, name = $6, updated_ms = $7 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
+// ---- dropped objects (soft delete) -----------------------------------------------------------
+inline constexpr std::string_view kInsertDropped =
+    "INSERT INTO dropped_objects (drop_id, realm, catalog, ns_key, name, kind, "
+    "metadata_location, fence, uuid, dropped_ms, expires_ms, purge_requested, detail) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+// The pointer goes only if it is still the one being dropped (a commit may have come first).
+inline constexpr std::string_view kDeleteObjectAt =
+    "DELETE FROM objects WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 "
+    "AND kind = $5 AND metadata_location = $6 RETURNING fence";
+inline constexpr std::string_view kListDropped =
+    "SELECT drop_id, realm, catalog, ns_key, name, kind, metadata_location, fence, uuid, "
+    "dropped_ms, expires_ms, purge_requested, detail FROM dropped_objects "
+    "WHERE realm = $1 AND catalog = $2 AND drop_id > $3 ORDER BY drop_id LIMIT $4";
+inline constexpr std::string_view kLoadDropped =
+    "SELECT drop_id, realm, catalog, ns_key, name, kind, metadata_location, fence, uuid, "
+    "dropped_ms, expires_ms, purge_requested, detail FROM dropped_objects "
+    "WHERE realm = $1 AND catalog = $2 AND drop_id = $3";
+inline constexpr std::string_view kFindDroppedByUuid =
+    "SELECT drop_id, realm, catalog, ns_key, name, kind, metadata_location, fence, uuid, "
+    "dropped_ms, expires_ms, purge_requested, detail FROM dropped_objects "
+    "WHERE realm = $1 AND uuid = $2 ORDER BY drop_id";
+inline constexpr std::string_view kDeleteDropped =
+    "DELETE FROM dropped_objects WHERE realm = $1 AND catalog = $2 AND drop_id = $3";
 inline constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";

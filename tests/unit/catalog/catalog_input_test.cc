@@ -46,6 +46,7 @@ class CatalogInputTest : public CatalogFixture {
         CatalogRegistry(CatalogInfo{"c", "file://" + warehouse_.string()}),
         CommitOptions{.max_attempts = 2, .base_backoff_ms = 1},
         InputLimits{.properties = props, .max_metadata_file_bytes = max_file});
+    service_->SetDropRetention(std::chrono::seconds(0));
   }
   std::string Wh() const { return "file://" + warehouse_.string(); }
   LoadedTable CreateT(const std::string& name, Properties props = {}) {

@@ -79,6 +79,9 @@ class CatalogFixture : public ::testing::Test {
         store_, io::MakeDefaultObjectStore(),
         CatalogRegistry(CatalogInfo{"c", "file://" + warehouse_.string()}),
         CommitOptions{.max_attempts = 2, .base_backoff_ms = 1});
+    // The protocol without soft delete: a drop forgets at once (soft delete is tested end to
+    // end in tests/integration/test_soft_delete.py).
+    service_->SetDropRetention(std::chrono::seconds(0));
     admin_.scope = {"R", "c"};
   }
   void TearDown() override {

@@ -351,7 +351,13 @@ TEST_F(OpenApiTest, ManagementOperationsMatchThePolarisSpec) {
         << s.id << " lacks its success status " << s.success;
   }
   // Firn's additions to the management API.
-  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 3);
+  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 9);
+  EXPECT_TRUE(ops.contains("moveTableOut"));
+  EXPECT_TRUE(ops.contains("cancelTableMove"));
+  EXPECT_TRUE(ops.contains("maintainTable"));
+  EXPECT_TRUE(ops.contains("listDroppedObjects"));
+  EXPECT_TRUE(ops.contains("undropObject"));
+  EXPECT_TRUE(ops.contains("expungeDroppedObject"));
   EXPECT_TRUE(ops.contains("listAuditEntries"));
   EXPECT_TRUE(ops.contains("listTasks"));
   EXPECT_TRUE(ops.contains("getManagementOpenApi"));

@@ -1,0 +1,174 @@
+// CatalogService: moving a table to another catalog by register-then-release
+// (docs/moves.md). Part of catalog_service.h.
+#include <boost/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+
+#include "catalog/audit.h"
+#include "catalog/authorization.h"
+#include "catalog/catalog_service.h"
+#include "catalog/foreign_writers.h"
+#include "catalog/identifiers.h"
+#include "catalog/store_claims.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/macros.h"
+
+namespace firn::catalog {
+
+using auth::Operation;
+using store::ObjectKind;
+
+namespace {
+
+bool LooksLikeDeploymentId(std::string_view id) {
+  if (id.size() != 36) return false;
+  for (size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? c != '-' : !std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+bool Printable(std::string_view text) {
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<StoreClaim> CatalogService::ReadOwnClaim(const RequestContext& ctx, const Identifier& id,
+                                                const metadata::TableMetadata& meta) {
+  auto text = ObjectsOf(ctx).ReadAtMost(StoreClaimUri(meta.location), kMaxClaimBytes);
+  if (!text) {
+    if (text.error().kind == ErrorKind::kNotFound) {
+      return Fail(ErrorKind::kCommitFailed,
+                  "Table " + FormatIdentifier(id) + " has no ownership claim on the store (" +
+                      StoreClaimUri(meta.location) + "); it cannot be moved");
+    }
+    return Fail(text.error());
+  }
+  FIRN_ASSIGN_OR_RETURN(StoreClaim held, DecodeStoreClaim(*text));
+  if (held.deployment != deployment_ || held.table_uuid != meta.table_uuid) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Table " + FormatIdentifier(id) + " is claimed on the store by " +
+                    DescribeClaimOwner(held) + ", not by this catalog");
+  }
+  return held;
+}
+
+Result<StoreClaim> CatalogService::MoveOut(const RequestContext& ctx, const Identifier& id,
+                                           const std::string& to_deployment,
+                                           const std::string& to_description) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kMoveTableOut, id));
+  if (!to_deployment.empty() && !LooksLikeDeploymentId(to_deployment)) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid move: 'toDeployment' must be a deployment id (a UUID)");
+  }
+  if (to_description.size() > 512 || !Printable(to_description)) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid move: 'to' must be printable text of at most 512 bytes");
+  }
+  if (deployment_.empty()) {
+    return Fail(ErrorKind::kBadRequest, "Moves need ownership claims, which are off here");
+  }
+  if (to_deployment == deployment_) {
+    return Fail(ErrorKind::kBadRequest,
+                "Invalid move: the target is this deployment; rename the table instead");
+  }
+  FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
+                        store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  if (DecodeFence(ptr.fence).state == Fence::State::kFenced) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot move table " + FormatIdentifier(id) +
+                    ": it is fenced because another catalog wrote to it; resolve the fence "
+                    "first (`firn admin fence`)");
+  }
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
+  FIRN_ASSIGN_OR_RETURN(StoreClaim claim, ReadOwnClaim(ctx, id, table->metadata));
+  // The mark first: from here no commit lands (the store refuses the swap), so the file the
+  // target registers is the table's last.
+  boost::json::object moving;
+  moving["to-deployment"] = to_deployment;
+  moving["to"] = to_description;
+  moving["since-ms"] = NowMillis();
+  FIRN_RETURN_IF_ERROR(
+      store_->SetMoving(ctx.scope, id, ObjectKind::kTable, boost::json::serialize(moving)));
+  // Then the claim says so, for the target to see.
+  claim.state = "moving";
+  claim.moving_to = to_deployment.empty() ? "*" : to_deployment;
+  io::ObjectStore& objects = ObjectsOf(ctx);
+  const std::string uri = StoreClaimUri(table->metadata.location);
+  Status rewritten = objects.Delete(uri);
+  if (rewritten) rewritten = objects.WriteNew(uri, EncodeStoreClaim(claim));
+  if (!rewritten) {
+    (void)store_->SetMoving(ctx.scope, id, ObjectKind::kTable, "");
+    return Fail(rewritten.error());
+  }
+  store::AuditEntry audit = MakeAudit(ctx, Operation::kMoveTableOut,
+                                      AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  audit.outcome = "success";
+  audit.detail = "to " + (to_deployment.empty() ? std::string("any deployment") : to_deployment) +
+                 (to_description.empty() ? "" : " (" + to_description + ")");
+  (void)store_->AppendAudit(audit);
+  spdlog::info(R"("msg":"table moving out","catalog":"{}","table":"{}","to":"{}")",
+               log::Escape(ctx.scope.catalog), log::Escape(FormatIdentifier(id)),
+               log::Escape(claim.moving_to));
+  return claim;
+}
+
+Result<StoreClaim> CatalogService::CancelMove(const RequestContext& ctx, const Identifier& id) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kCancelTableMove, id));
+  FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
+                        store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  if (ptr.moving.empty()) {
+    return Fail(ErrorKind::kCommitFailed, "Table " + FormatIdentifier(id) + " is not moving");
+  }
+  FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
+  // Taken over already: the table is the target's now, and this entry only awaits release.
+  FIRN_ASSIGN_OR_RETURN(StoreClaim claim, ReadOwnClaim(ctx, id, table->metadata));
+  claim.state = "active";
+  claim.moving_to.clear();
+  io::ObjectStore& objects = ObjectsOf(ctx);
+  const std::string uri = StoreClaimUri(table->metadata.location);
+  FIRN_RETURN_IF_ERROR(objects.Delete(uri));
+  Status written = objects.WriteNew(uri, EncodeStoreClaim(claim));
+  if (!written) {
+    // The target took the table in the instant between: it is theirs.
+    return Fail(ErrorKind::kCommitFailed,
+                "Table " + FormatIdentifier(id) +
+                    " was taken over by its target while the move was being cancelled");
+  }
+  FIRN_RETURN_IF_ERROR(store_->SetMoving(ctx.scope, id, ObjectKind::kTable, ""));
+  store::AuditEntry audit = MakeAudit(ctx, Operation::kCancelTableMove,
+                                      AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  audit.outcome = "success";
+  (void)store_->AppendAudit(audit);
+  return claim;
+}
+
+Error MovingCommitError(const Identifier& id, std::string_view moving) {
+  std::string to;
+  boost::system::error_code ec;
+  auto doc = boost::json::parse(moving, ec);
+  if (!ec && doc.is_object()) {
+    const auto& o = doc.as_object();
+    if (auto* d = o.if_contains("to"); d && d->is_string() && !d->as_string().empty()) {
+      to = std::string(d->as_string());
+    }
+    if (auto* d = o.if_contains("to-deployment"); d && d->is_string() && !d->as_string().empty()) {
+      to += (to.empty() ? "deployment " : ", deployment ") + std::string(d->as_string());
+    }
+  }
+  return Error(ErrorKind::kCommitFailed,
+               "Table " + FormatIdentifier(id) + " is moving to another catalog" +
+                   (to.empty() ? "" : " (" + to + ")") +
+                   ": commits here are refused; commit to the target catalog once it has "
+                   "registered the table");
+}
+
+}  // namespace firn::catalog
