@@ -7,6 +7,7 @@
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
 #include "catalog/location_ownership.h"
+#include "catalog/schema_policy.h"
 #include "common/clock.h"
 #include "common/macros.h"
 #include "common/strings.h"
@@ -220,6 +221,7 @@ Result<json::object> ManagementService::CreateCatalog(const ManagementContext& c
                 "EXTERNAL catalogs are not supported by Firn; create an INTERNAL catalog");
   }
   FIRN_ASSIGN_OR_RETURN(Properties props, StringProperties(body.if_contains("properties")));
+  FIRN_RETURN_IF_ERROR(catalog::CheckSchemaEvolutionProperty("catalog", props));
   auto base = props.find("default-base-location");
   if (base == props.end() || base->second.empty()) {
     return Fail(ErrorKind::kBadRequest,
@@ -313,6 +315,7 @@ Result<json::object> ManagementService::UpdateCatalog(const ManagementContext& c
       return Fail(ErrorKind::kBadRequest,
                   "Invalid catalog: properties.default-base-location must not be empty");
     }
+    FIRN_RETURN_IF_ERROR(catalog::CheckSchemaEvolutionProperty("catalog", props));
     body["properties"] = PropertiesJson(props);
   }
   if (update.storage_config_info) {
