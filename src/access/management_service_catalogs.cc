@@ -7,6 +7,7 @@
 #include "access/management_service.h"
 #include "access/management_service_internal.h"
 #include "catalog/location_ownership.h"
+#include "catalog/schema_policy.h"
 #include "catalog/soft_delete.h"
 #include "common/clock.h"
 #include "common/macros.h"
@@ -43,6 +44,7 @@ Result<Properties> StringProperties(const json::value* v) {
 
 // Firn's own catalog settings, checked where they are set rather than when first used.
 Status CheckFirnSettings(const Properties& props) {
+  FIRN_RETURN_IF_ERROR(catalog::CheckSchemaEvolutionProperty("catalog", props));
   if (auto it = props.find(std::string(catalog::kDropRetentionProperty)); it != props.end()) {
     FIRN_RETURN_IF_ERROR(catalog::ParseRetention(it->second));
   }

@@ -6,7 +6,9 @@
 // checks it; namespace creates and property updates, table and view creates, and commits
 // that set properties are refused (kBadRequest, nothing written) when the object's whole
 // property map would break the PropertyLimits; register reads at most
-// max_metadata_file_bytes of the file it is given.
+// max_metadata_file_bytes of the file it is given. A table commit that changes the current
+// schema in a way the schema-evolution policy refuses (catalog/schema_policy.h) is
+// kCommitFailed before anything is written.
 // Thread-safety: all methods are safe to call concurrently; the service holds no per-request
 // state. Errors follow common/error.h kinds with Iceberg-worded messages.
 // Ownership: shares the store and object store with the caller (shared_ptr).

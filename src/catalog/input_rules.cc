@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "catalog/schema_policy.h"
 #include "common/macros.h"
 #include "common/utf8.h"
 
@@ -74,7 +75,7 @@ Status CheckProperties(const PropertyLimits& limits, std::string_view what,
     return Invalid(what, "keys and values exceed " + std::to_string(limits.max_total_bytes) +
                              " bytes in total");
   }
-  return Ok();
+  return CheckSchemaEvolutionProperty(what, props);
 }
 
 }  // namespace firn::catalog

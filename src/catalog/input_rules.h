@@ -5,7 +5,8 @@
 // not "." or ".."; no '/'; no control character (C0 U+0000-U+001F, DEL U+007F, C1
 // U+0080-U+009F). A name becomes one path segment of its object's default location, so these
 // keep every default location inside its namespace's and apart from its siblings'.
-// Properties: the limits of PropertyLimits, checked on the whole map an object would have.
+// Properties: the limits of PropertyLimits, checked on the whole map an object would have, and
+// the values of Firn's own properties (firn.schema-evolution: catalog/schema_policy.h).
 //
 // Errors: kBadRequest "Invalid <what>: <rule broken>". Messages never contain the rejected
 // name or value (they may carry ill-formed bytes or be huge); a property key that is itself
@@ -49,7 +50,7 @@ struct InputLimits {
 };
 
 // kBadRequest when `props`, the whole map an object would hold after the request, breaks one
-// of `limits`. `what`: "namespace properties", "table properties", "view properties".
+// of `limits` or gives firn.schema-evolution an unknown value. `what`: "namespace properties", "table properties", "view properties".
 Status CheckProperties(const PropertyLimits& limits, std::string_view what,
                        const store::Properties& props);
 

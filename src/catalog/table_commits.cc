@@ -12,6 +12,7 @@
 #include "catalog/location_ownership.h"
 #include "catalog/location_policy.h"
 #include "catalog/metadata_files.h"
+#include "catalog/schema_policy.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -35,8 +36,10 @@ bool IsCreate(const std::vector<metadata::TableRequirement>& requirements) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-// The commit protocol (docs/commit-protocol.md): base → requirements → updates → new file →
-// compare-and-swap; a lost swap retries against the newer base; a refused commit deletes its file.
+// The commit protocol (docs/commit-protocol.md): base → requirements → updates → policies →
+// new file → compare-and-swap; a lost swap retries against the newer base; a refused commit
+// deletes its file. A policy refusal (property limits, schema evolution) comes before any write
+// and is final: it is an error of the attempt, not of the swap.
 
 struct CatalogService::PreparedCommit {
   Identifier id;
@@ -105,6 +108,12 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   if (SetsProperties(change.updates)) {
     FIRN_RETURN_IF_ERROR(
         CheckProperties(limits_.properties, "table properties", applied.metadata.properties));
+  }
+  if (p.base) {
+    FIRN_RETURN_IF_ERROR(CheckSchemaChange(
+        p.base->metadata, applied.metadata,
+        [&] { return store_->LoadNamespace(ctx.scope, change.id.ns); },
+        CatalogOf(ctx, catalogs_).properties));
   }
   // A create, a set-location or a new data or metadata path: what the table owns moves, so it
   // must be allowed and free before any write (and is claimed with the swap).

@@ -180,7 +180,7 @@ Result<PrimitiveType> ParsePrimitiveType(std::string_view raw) {
     // Java writes "decimal(P, S)".
     return PrimitiveType{
         "decimal(" + std::to_string(*precision) + ", " + std::to_string(*scale) + ")",
-        "decimal", 1};
+        "decimal", 1, *precision, *scale};
   }
   if (lower == "geometry") return PrimitiveType{"geometry", "geometry", 3};
   if (auto args = Args(text, "geometry", '(', ')')) {

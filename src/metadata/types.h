@@ -22,6 +22,8 @@ struct PrimitiveType {
   std::string name;            // canonical text, e.g. "long", "decimal(9, 2)", "fixed[16]"
   std::string base;            // "long", "decimal", "fixed", "geometry", ...
   int min_format_version = 1;  // first table format version that allows the type
+  int precision = 0;           // decimal only
+  int scale = 0;               // decimal only
 };
 
 // Parses a primitive type name (case-insensitive, as Java). kBadRequest for unknown names and

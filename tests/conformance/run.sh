@@ -109,7 +109,10 @@ with urllib.request.urlopen(urllib.request.Request(base + "/v1/config", headers=
 PY
 }
 
-allow_locations() {  # allow_locations URL CATALOG LOCATION...: set the catalog's allowedLocations
+# configure_catalog URL CATALOG LOCATION...: set the catalog's allowedLocations, and its
+# firn.schema-evolution property to `spec` (the kit drops and renames columns, which Firn's
+# default compatible policy refuses; docs/schema-policy.md).
+configure_catalog() {
   python3 - "$@" <<'PY'
 import json, os, sys, urllib.parse, urllib.request
 base, catalog, locations = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3:]
@@ -126,10 +129,13 @@ with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeou
     current = json.load(r)
 storage = dict(current.get("storageConfigInfo") or {"storageType": "FILE"})
 storage["allowedLocations"] = locations
-body = {"currentEntityVersion": current["entityVersion"], "storageConfigInfo": storage}
+properties = {**(current.get("properties") or {}), "firn.schema-evolution": "spec"}
+body = {"currentEntityVersion": current["entityVersion"], "storageConfigInfo": storage,
+        "properties": properties}
 req = urllib.request.Request(url, json.dumps(body).encode(), headers=headers, method="PUT")
 with urllib.request.urlopen(req, timeout=10) as r:
-    print(f"rck: catalog {catalog} allowed locations: {locations}", file=sys.stderr)
+    print(f"rck: catalog {catalog} allowed locations: {locations}, firn.schema-evolution=spec",
+          file=sys.stderr)
 PY
 }
 
@@ -194,8 +200,9 @@ case "$mode" in
     wait_ready "$uri" "$RUN/server.log"
     # The kit hard-codes table/view locations under /tmp (file:/tmp/ns/tbl, JUnit temp dirs);
     # Firn refuses locations outside a catalog's allowed locations, so allow /tmp for this
-    # catalog through the management API, as an operator would.
-    allow_locations "$uri" "$warehouse" "file://$RUN/warehouse" "file:///tmp"
+    # catalog through the management API, as an operator would (and let its schemas evolve
+    # as the spec allows).
+    configure_catalog "$uri" "$warehouse" "file://$RUN/warehouse" "file:///tmp"
     ;;
   reference)
     port="$(free_port)"

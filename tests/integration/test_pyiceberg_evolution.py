@@ -15,7 +15,9 @@ def test_schema_evolution(catalog, ns):
     v0 = pa.schema(
         [pa.field("id", pa.int32()), pa.field("name", pa.string()), pa.field("extra", pa.string())]
     )
-    tbl = catalog.create_table(f"{ns}.t", schema=v0)
+    # Rename, drop and a promotion in one change: every change the spec allows, so the table
+    # opts out of Firn's default compatible schema-evolution policy (docs/schema-policy.md).
+    tbl = catalog.create_table(f"{ns}.t", schema=v0, properties={"firn.schema-evolution": "spec"})
     assert isinstance(tbl.schema().find_field("id").field_type, IntegerType)
     tbl.append(pa.Table.from_pydict({"id": [1, 2], "name": ["a", "b"], "extra": ["x", "y"]}, v0))
     old_schema_id = tbl.schema().schema_id

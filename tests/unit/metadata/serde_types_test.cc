@@ -37,6 +37,8 @@ TEST(PrimitiveTypeTest, CanonicalisesParameterisedTypes) {
   EXPECT_EQ(ParsePrimitiveType("geography(OGC:CRS84, Karney)")->name,
             "geography(OGC:CRS84, karney)");
   EXPECT_EQ(ParsePrimitiveType("decimal(9,2)")->base, "decimal");
+  EXPECT_EQ(ParsePrimitiveType("decimal(9,2)")->precision, 9);
+  EXPECT_EQ(ParsePrimitiveType("decimal(9,2)")->scale, 2);
 }
 
 TEST(PrimitiveTypeTest, RejectsUnknownAndOutOfRange) {
