@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Purge throughput on the embedded default (SQLite + file warehouse): bench/purge_bench.py
 # builds a table of real files with PyIceberg and drops it with purge; the purge runs as a
-# durable task inside the drop request. Prints numbers; asserts nothing.
+# durable task inside the drop request (soft delete off: --drop-retention 0, so the purge runs
+# at once rather than when a retention ends). Prints numbers; asserts nothing.
 # Usage: bench/run_purge.sh [--appends N] [--files-per-append N] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,8 @@ WORK=$(mktemp -d /tmp/firn-bench-purge.XXXXXX)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 FIRN_BOOTSTRAP_CREDENTIALS="default,benchadmin,$SECRET" \
-  "$BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" --log-level warn 2>"$WORK/server.log" &
+  "$BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" --log-level warn \
+    --drop-retention 0 2>"$WORK/server.log" &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/v1/config" && break; sleep 0.1; done

@@ -267,6 +267,8 @@ Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(CheckNameFree(*store_, ctx, id));
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ctx, metadata_location, /*caller_named=*/true));
+  // The same view dropped softly in this catalog: the register brings it back (as for tables).
+  SupersedeDropped(ctx, view->view_uuid);
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, *view));
   if (!std::ranges::any_of(claim.locations, [&](const std::string& owned) {
         return IsUnder(metadata_location, owned);

@@ -109,9 +109,11 @@ with urllib.request.urlopen(urllib.request.Request(base + "/v1/config", headers=
 PY
 }
 
-# configure_catalog URL CATALOG LOCATION...: set the catalog's allowedLocations, and its
+# configure_catalog URL CATALOG LOCATION...: set the catalog's allowedLocations, its
 # firn.schema-evolution property to `spec` (the kit drops and renames columns, which Firn's
-# default compatible policy refuses; docs/schema-policy.md).
+# default compatible policy refuses; docs/schema-policy.md), and firn.drop.retention to 0 (the
+# kit drops tables and creates new ones at the same explicit locations, which a dropped table
+# holds for its retention; docs/soft-delete.md).
 configure_catalog() {
   python3 - "$@" <<'PY'
 import json, os, sys, urllib.parse, urllib.request
@@ -129,12 +131,14 @@ with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeou
     current = json.load(r)
 storage = dict(current.get("storageConfigInfo") or {"storageType": "FILE"})
 storage["allowedLocations"] = locations
-properties = {**(current.get("properties") or {}), "firn.schema-evolution": "spec"}
+properties = {**(current.get("properties") or {}), "firn.schema-evolution": "spec",
+              "firn.drop.retention": "0"}
 body = {"currentEntityVersion": current["entityVersion"], "storageConfigInfo": storage,
         "properties": properties}
 req = urllib.request.Request(url, json.dumps(body).encode(), headers=headers, method="PUT")
 with urllib.request.urlopen(req, timeout=10) as r:
-    print(f"rck: catalog {catalog} allowed locations: {locations}, firn.schema-evolution=spec",
+    print(f"rck: catalog {catalog} allowed locations: {locations}, firn.schema-evolution=spec, "
+          "firn.drop.retention=0",
           file=sys.stderr)
 PY
 }
