@@ -318,12 +318,14 @@ Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, con
   if (existing && !overwrite) {
     return Fail(ErrorKind::kAlreadyExists, "Table already exists: " + FormatIdentifier(id));
   }
+  // Overwriting a table on its way to another catalog would be a commit after the move began.
+  if (existing && !existing->moving.empty()) return Fail(MovingCommitError(id, existing->moving));
   // Checked before the read: the catalog reads only files in its own locations.
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, metadata_location, /*caller_named=*/true));
   // The same table dropped softly in this catalog: the register brings it back, and its
   // dropped entry (with any purge it asked for) goes, freeing its locations.
-  SupersedeDropped(ctx, table->metadata.table_uuid);
+  SupersedeDropped(ctx, ObjectKind::kTable, table->metadata.table_uuid, table->metadata.location);
   // The file itself must lie where the table it describes owns (no file borrowed from
   // elsewhere), and the table's location, data and metadata paths must be allowed and owned by
   // nobody else: the same table registered twice, in this catalog or another, is refused.

@@ -357,8 +357,11 @@ class CatalogService {
   // Purges (if requested) and forgets `dropped`; false when keep_going stopped it part way.
   Result<bool> ExpireDropped(const RequestContext& ctx, const store::DroppedObject& dropped,
                              FunctionRef<bool()> keep_going);
-  // A register of table `uuid` forgets this catalog's dropped entries of the same table.
-  void SupersedeDropped(const RequestContext& ctx, const std::string& uuid);
+  // A register of object `uuid` (of `kind`, at `location`) forgets this catalog's dropped
+  // entries of the same object: same kind and uuid, at the same location, and not yet due for
+  // a purge.
+  void SupersedeDropped(const RequestContext& ctx, store::ObjectKind kind,
+                        const std::string& uuid, const std::string& location);
   // A dropped view's metadata file, deleted when gc.enabled and only from its own location.
   void DeleteViewFile(const RequestContext& ctx, const store::LocationOwner& owner,
                       const std::string& location,

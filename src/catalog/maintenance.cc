@@ -93,6 +93,10 @@ boost::json::object MaintenanceReportJson(const MaintenanceReport& report) {
   o["keptReferencedElsewhere"] = report.kept_referenced_elsewhere;
   o["finished"] = report.finished;
   if (!report.note.empty()) o["note"] = report.note;
+  if (!report.committed_location.empty()) {
+    o["base"] = report.base_location;
+    o["committed"] = report.committed_location;
+  }
   return o;
 }
 

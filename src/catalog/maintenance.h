@@ -70,6 +70,10 @@ struct MaintenanceReport {
   int64_t kept_referenced_elsewhere = 0;  // another table or a dropped one references them
   bool finished = true;
   std::string note;
+  // Expire, once committed: the metadata files before and after, so that a run stopped part
+  // way (or crashed) resumes deleting exactly the same files.
+  std::string base_location;
+  std::string committed_location;
 };
 inline constexpr size_t kMaxListedFiles = 1000;
 boost::json::object MaintenanceReportJson(const MaintenanceReport& report);

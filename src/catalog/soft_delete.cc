@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "catalog/audit.h"
@@ -16,6 +17,7 @@
 #include "catalog/identifiers.h"
 #include "catalog/input_rules.h"
 #include "catalog/location_ownership.h"
+#include "catalog/location_policy.h"
 #include "catalog/purge.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -149,6 +151,12 @@ Result<store::DroppedObject> CatalogService::Undrop(const RequestContext& ctx,
                                                     const std::optional<Identifier>& target) {
   FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, Operation::kUndropObject, {}));
   FIRN_ASSIGN_OR_RETURN(store::DroppedObject d, store_->LoadDroppedObject(ctx.scope, drop_id));
+  // Once its retention has ended, a purge it asked for may be deleting its files: too late.
+  if (d.purge_requested && NowMillis() >= d.expires_ms) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot undrop " + AuditObject(d.id, d.kind) +
+                    ": its retention has ended and the purge its drop asked for has begun");
+  }
   const Identifier to = target.value_or(d.id);
   if (to.ns.empty()) {
     return Fail(ErrorKind::kBadRequest, "Invalid undrop target: the namespace must not be empty");
@@ -180,6 +188,8 @@ Result<store::DroppedObject> CatalogService::Undrop(const RequestContext& ctx,
 Status CatalogService::Expunge(const RequestContext& ctx, const std::string& drop_id) {
   FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, Operation::kExpungeDroppedObject, {}));
   FIRN_ASSIGN_OR_RETURN(store::DroppedObject d, store_->LoadDroppedObject(ctx.scope, drop_id));
+  // From here its retention counts as ended: an undrop racing the purge below is refused.
+  d.expires_ms = std::min(d.expires_ms, NowMillis());
   FIRN_ASSIGN_OR_RETURN(bool finished, ExpireDropped(ctx, d, [] { return true; }));
   (void)finished;
   return Ok();
@@ -247,13 +257,18 @@ Result<bool> CatalogService::ExpireDropped(const RequestContext& ctx,
   return true;
 }
 
-void CatalogService::SupersedeDropped(const RequestContext& ctx, const std::string& uuid) {
+void CatalogService::SupersedeDropped(const RequestContext& ctx, ObjectKind kind,
+                                      const std::string& uuid, const std::string& location) {
   auto dropped = store_->FindDroppedByUuid(ctx.scope.realm, uuid);
   if (!dropped) return;
   for (const store::DroppedObject& d : *dropped) {
     // Only this catalog's: another catalog's dropped entry is that catalog's to forget (its
-    // held locations then refuse the register, naming it).
-    if (d.scope.catalog != ctx.scope.catalog) continue;
+    // held locations then refuse the register, naming it). Only the same object: same kind,
+    // and its own metadata file at the location the registered file describes (a crafted file
+    // that merely carries its uuid names another location). Never one whose purge is due.
+    if (d.scope.catalog != ctx.scope.catalog || d.kind != kind) continue;
+    if (!IsUnder(d.metadata_location, location)) continue;
+    if (d.purge_requested && NowMillis() >= d.expires_ms) continue;
     const store::AuditEntry audit =
         MakeAudit(ctx, Operation::kExpungeDroppedObject, AuditObject(d.id, d.kind),
                   d.metadata_location);

@@ -52,6 +52,13 @@ bool SharedLocations(const CatalogInfo& catalog) {
   return change;
 }
 
+// Paths compared as the location index compares them (s3a:// = s3://, file:/x = file:///x): a
+// file the metadata names one way and a listing returns another is still the same file.
+std::string Canon(std::string_view uri) {
+  auto n = NormalizeLocation(uri);
+  return n ? std::move(*n) : std::string(uri);
+}
+
 void AddListed(MaintenanceReport& report, const std::string& file, int64_t bytes) {
   ++report.file_count;
   report.bytes += bytes;
@@ -69,7 +76,14 @@ Result<std::set<std::string>> CatalogService::ReferencedByOthers(
   // only keeps files.
   auto add = [&](const RequestContext& other_ctx, const std::string& metadata_location) -> Status {
     auto table = ReadMetadata(other_ctx, metadata_location);
-    if (!table) return Ok();  // unreadable: it references nothing we can know of
+    if (!table) {
+      // Gone: it references nothing that can still matter. Unreadable: unknown, so strict
+      // callers refuse.
+      if (!strict || table.error().kind == ErrorKind::kNotFound) return Ok();
+      return Fail(ErrorKind::kCommitFailed,
+                  "Cannot tell which files other tables reference: " + metadata_location +
+                      " could not be read (" + table.error().message + ")");
+    }
     // The same table (its own dropped entry, or a twin in a catalog sharing locations, whose
     // paths DeletableFor protects) is not another table.
     if ((*table)->metadata.location == location) return Ok();
@@ -88,10 +102,10 @@ Result<std::set<std::string>> CatalogService::ReferencedByOthers(
     for (const auto* set : {&refs->content, &refs->manifests, &refs->manifest_lists,
                             &refs->others}) {
       for (const std::string& f : *set) {
-        if (IsUnder(f, location)) out.insert(f);
+        if (IsUnder(f, location)) out.insert(Canon(f));
       }
     }
-    if (IsUnder(metadata_location, location)) out.insert(metadata_location);
+    if (IsUnder(metadata_location, location)) out.insert(Canon(metadata_location));
     return Ok();
   };
   FIRN_ASSIGN_OR_RETURN(std::vector<store::CatalogScope> scopes, store_->ListCatalogScopes());
@@ -128,6 +142,7 @@ Result<std::set<std::string>> CatalogService::ReferencedByOthers(
 Status CatalogService::CheckMaintainable(const RequestContext& ctx, const Identifier& id,
                                          const store::ObjectPointer& ptr,
                                          const metadata::TableMetadata& meta) {
+  if (!ptr.moving.empty()) return Fail(MovingCommitError(id, ptr.moving));
   if (DecodeFence(ptr.fence).state == Fence::State::kFenced) {
     return Fail(ErrorKind::kCommitFailed,
                 "Cannot maintain table " + FormatIdentifier(id) +
@@ -325,13 +340,12 @@ Result<MaintenanceReport> CatalogService::ExpireTableSnapshots(
                           CommitTable(ctx, ExpiryChange(id, meta, report.expired_snapshots)));
     committed_location = committed.metadata_location;
     after = committed.table;
-    if (control) {
-      boost::json::object mark = MaintenanceReportJson(report);
-      mark["base"] = base_location;
-      mark["committed"] = committed_location;
-      control->SetProgress(boost::json::serialize(mark));
-    }
+    report.base_location = base_location;
+    report.committed_location = committed_location;
+    if (control) control->SetProgress(boost::json::serialize(MaintenanceReportJson(report)));
   }
+  report.base_location = base_location;
+  report.committed_location = committed_location;
   // Files only the expired snapshots reached, inside the table's own location, that no other
   // table (live or dropped) references.
   const metadata::TableMetadata& meta = base->metadata;
@@ -355,13 +369,18 @@ Result<MaintenanceReport> CatalogService::ExpireTableSnapshots(
   }
   FIRN_ASSIGN_OR_RETURN(std::set<std::string> elsewhere,
                         ReferencedByOthers(ctx, id, meta.location, keep_going));
+  std::set<std::string> still;  // what the retained snapshots reach, canonical
+  for (const auto* set : {&after_refs->content, &after_refs->manifests,
+                          &after_refs->manifest_lists, &after_refs->others}) {
+    for (const std::string& f : *set) still.insert(Canon(f));
+  }
   const store::LocationOwner owner = OwnerOf(ctx, id, ObjectKind::kTable);
   // Leaves first, so that a run stopped part way leaves nothing a remaining file needs.
   for (const auto* set : {&before_refs->content, &before_refs->manifests,
                           &before_refs->manifest_lists}) {
     for (const std::string& f : *set) {
-      if (after_refs->Contains(f) || !IsUnder(f, meta.location)) continue;
-      if (elsewhere.contains(f)) {
+      if (still.contains(Canon(f)) || !IsUnder(f, meta.location)) continue;
+      if (elsewhere.contains(Canon(f))) {
         ++report.kept_referenced_elsewhere;
         continue;
       }
@@ -391,15 +410,22 @@ Result<MaintenanceReport> CatalogService::RemoveTableOrphans(const RequestContex
   io::ObjectStore& objects = ObjectsOf(ctx);
   // Everything any metadata file of the chain references (time travel to an older metadata
   // file must keep working), and the chain's files themselves.
-  std::set<std::string> keep{ptr.metadata_location, StoreClaimUri(meta.location)};
+  std::set<std::string> keep{Canon(ptr.metadata_location), Canon(StoreClaimUri(meta.location))};
   std::vector<std::string> chain{ptr.metadata_location};
   for (const auto& entry : meta.metadata_log) chain.push_back(entry.metadata_file);
   for (const std::string& file : chain) {
-    keep.insert(file);
+    keep.insert(Canon(file));
     Result<std::shared_ptr<const CachedTable>> m =
         file == ptr.metadata_location ? Result<std::shared_ptr<const CachedTable>>(table)
                                       : ReadMetadata(ctx, file);
-    if (!m) continue;  // an older file already deleted names nothing that can still matter
+    if (!m) {
+      // An older file already deleted names nothing that can still matter; one that cannot be
+      // read may name anything.
+      if (m.error().kind == ErrorKind::kNotFound) continue;
+      return Fail(ErrorKind::kCommitFailed,
+                  "Cannot remove orphan files of table " + FormatIdentifier(id) + ": " + file +
+                      " could not be read (" + m.error().message + ")");
+    }
     auto refs = CollectReferencedFiles(objects, (*m)->metadata, "", true, keep_going);
     if (!refs) {
       report.finished = false;
@@ -413,7 +439,7 @@ Result<MaintenanceReport> CatalogService::RemoveTableOrphans(const RequestContex
     }
     for (const auto* set : {&refs->content, &refs->manifests, &refs->manifest_lists,
                             &refs->others}) {
-      keep.insert(set->begin(), set->end());
+      for (const std::string& f : *set) keep.insert(Canon(f));
     }
   }
   FIRN_ASSIGN_OR_RETURN(std::set<std::string> elsewhere,
@@ -426,7 +452,8 @@ Result<MaintenanceReport> CatalogService::RemoveTableOrphans(const RequestContex
   FIRN_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> listed, objects.List(prefix));
   const store::LocationOwner owner = OwnerOf(ctx, id, ObjectKind::kTable);
   for (const io::ObjectInfo& file : listed) {
-    if (keep.contains(file.uri)) continue;
+    const std::string canonical = Canon(file.uri);
+    if (keep.contains(canonical)) continue;
     // Unknown or recent modification time: a writer may still be about to commit it.
     if (file.modified_ms == 0 || file.modified_ms >= cutoff) continue;
     // Metadata files another writer left are fence evidence, never orphans to delete here.
@@ -434,7 +461,7 @@ Result<MaintenanceReport> CatalogService::RemoveTableOrphans(const RequestContex
         !WrittenBy(file.uri, writer_tag_)) {
       continue;
     }
-    if (elsewhere.contains(file.uri)) {
+    if (elsewhere.contains(canonical)) {
       ++report.kept_referenced_elsewhere;
       continue;
     }

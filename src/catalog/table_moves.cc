@@ -106,8 +106,12 @@ Result<StoreClaim> CatalogService::MoveOut(const RequestContext& ctx, const Iden
   Status rewritten = objects.Delete(uri);
   if (rewritten) rewritten = objects.WriteNew(uri, EncodeStoreClaim(claim));
   if (!rewritten) {
-    (void)store_->SetMoving(ctx.scope, id, ObjectKind::kTable, "");
-    return Fail(rewritten.error());
+    // The mark stays: between the delete and the write another catalog may have claimed the
+    // table, and accepting commits here again could fork it. Cancel once the claim is clear.
+    return Fail(ErrorKind::kCommitFailed,
+                "Table " + FormatIdentifier(id) +
+                    " is marked as moving, but its claim on the store could not be rewritten (" +
+                    rewritten.error().message + "); check " + uri + ", then cancel or retry");
   }
   store::AuditEntry audit = MakeAudit(ctx, Operation::kMoveTableOut,
                                       AuditObject(id, ObjectKind::kTable), ptr.metadata_location);

@@ -4,6 +4,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/location_ownership.h"
+#include "catalog/location_policy.h"
 #include "catalog/maintenance.h"
 #include "catalog/purge.h"
 #include "catalog/soft_delete.h"
@@ -105,12 +106,19 @@ Result<PurgeResult> CatalogService::PurgeOwnFiles(const RequestContext& ctx,
   // Never a file another table, live or dropped, references (PyIceberg's add_files, a copied
   // snapshot): those stay, counted as skipped. A manifest of another table that cannot be read
   // is skipped here: the purge was asked for, and its files lie in its own location.
+  // The table being purged is no live object any more: its old name may hold a new table
+  // now, which is "another table" like any other (its own dropped entry is skipped by its
+  // location).
+  (void)id;
   FIRN_ASSIGN_OR_RETURN(std::set<std::string> elsewhere,
-                        ReferencedByOthers(ctx, id, meta.location, keep_going, /*strict=*/false));
+                        ReferencedByOthers(ctx, Identifier{}, meta.location, keep_going,
+                                           /*strict=*/false));
   return PurgeTableFiles(
       ObjectsOf(ctx), meta, metadata_location,
       [&](std::string_view file) {
-        return !elsewhere.contains(std::string(file)) && DeletableFor(*store_, owner, file);
+        auto canonical = NormalizeLocation(file);
+        const std::string key = canonical ? *canonical : std::string(file);
+        return !elsewhere.contains(key) && DeletableFor(*store_, owner, file);
       },
       keep_going);
 }

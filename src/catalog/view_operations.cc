@@ -268,7 +268,7 @@ Result<LoadedView> CatalogService::RegisterView(const RequestContext& ctx, const
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, metadata_location));
   FIRN_ASSIGN_OR_RETURN(auto view, ReadViewMetadata(ctx, metadata_location, /*caller_named=*/true));
   // The same view dropped softly in this catalog: the register brings it back (as for tables).
-  SupersedeDropped(ctx, view->view_uuid);
+  SupersedeDropped(ctx, ObjectKind::kView, view->view_uuid, view->location);
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, *view));
   if (!std::ranges::any_of(claim.locations, [&](const std::string& owned) {
         return IsUnder(metadata_location, owned);

@@ -158,6 +158,11 @@ def test_only_the_named_target_may_take_a_moving_table(deployments):
         cc.register_table("lake.t", current)
     assert deployment_of(a) in str(refused.value)
     assert json.loads((location / CLAIM).read_text())["deployment"] == deployment_of(a)
+    # Overwriting it by a register is a commit after the move began: refused too.
+    api = Api(a)
+    r = api.post(f"{api.v1}/namespaces/lake/register",
+                 json={"name": "t", "metadata-location": current, "overwrite": True})
+    assert r.status_code == 409 and "moving" in r.json()["error"]["message"], r.text
     # A purge of a moving table would delete what the target is about to own: refused.
     with pytest.raises(Exception) as no_purge:  # noqa: B017 - PyIceberg's class for a 409 drop
         ca.purge_table("lake.t")

@@ -192,6 +192,26 @@ def test_retention_ends_by_itself_and_purges_only_what_was_asked(server_factory)
     assert all(f.exists() for f in kept_files), "a drop without purge lost files at expiry"
 
 
+def test_a_drop_whose_purge_has_begun_cannot_be_undropped(server_factory):
+    # Retention 1 s, and every purge step slowed down: the purge is under way for seconds.
+    srv = server_factory(args=["--drop-retention", "1s"],
+                         env={"FIRN_TEST_MODE": "on", "FIRN_TEST_TASK_STEP_DELAY_MS": "200"})
+    cat = make_catalog(srv)
+    cat.create_namespace("lake")
+    tbl = cat.create_table("lake.big", schema=SCHEMA)
+    for i in range(10):
+        tbl.append(rows([i]))
+    cat.purge_table("lake.big")
+    [d] = Dropped(srv).items()
+    time.sleep(1.5)  # the retention has ended; the purge is due or running
+    listed = Dropped(srv).items()
+    assert listed, "the slowed purge finished too soon for this test"
+    r = Dropped(srv).undrop(d["id"])
+    assert r.status_code == 409 and "purge" in r.json()["error"]["message"], r.text
+    with pytest.raises(NoSuchTableError):
+        cat.load_table("lake.big")
+
+
 def test_retention_zero_on_a_catalog_forgets_at_once(fresh_server):
     admin = firn_auth.Management(fresh_server.uri)
     base = fresh_server.warehouse_dir / "hard"

@@ -91,7 +91,8 @@ inline constexpr std::string_view kSwapPointer =
     "AND metadata_location = $7 AND moving = '' RETURNING version";
 inline constexpr std::string_view kReplacePointer =
     "UPDATE objects SET metadata_location = $6, version = version + 1, updated_ms = $7 "
-    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5 "
+    "AND moving = ''";
 inline constexpr std::string_view kDeleteObject =
     "DELETE FROM objects "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5";
