@@ -1,5 +1,6 @@
 #include "app/admin_commands.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +21,25 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+Result<store::Identifier> ParseTableArg(std::string_view text, std::string_view flag) {
+  std::vector<std::string> levels;
+  for (size_t start = 0;;) {
+    const size_t dot = text.find('.', start);
+    levels.emplace_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if (levels.size() < 2 ||
+      std::ranges::any_of(levels, [](const std::string& l) { return l.empty(); })) {
+    return Fail(ErrorKind::kIllegalArgument, std::string(flag) + " must be ns.table");
+  }
+  store::Identifier id;
+  id.name = std::move(levels.back());
+  levels.pop_back();
+  id.ns = std::move(levels);
+  return id;
+}
 
 int ReportAdminFailure(std::string_view command, const Error& e) {
   std::cerr << command << ": " << e.message << "\n";

@@ -8,12 +8,17 @@
 #include <string_view>
 
 #include "common/result.h"
+#include "store/store.h"
 
 namespace firn::app {
 
 // Prints `e` to stderr as "<command>: <message>", its detail on a line below (the operator runs
 // these commands, so the detail is theirs to see); returns the exit code 1.
 int ReportAdminFailure(std::string_view command, const Error& e);
+
+// "a.b.t" → namespace [a, b], name t (the admin commands' --table); kIllegalArgument unless
+// there are at least two non-empty levels.
+Result<store::Identifier> ParseTableArg(std::string_view text, std::string_view flag);
 
 // firn admin backup --db sqlite:///src.db --to /path/copy.db
 int RunAdminBackup(const std::string& db_url, const std::string& to);

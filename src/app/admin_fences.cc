@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "app/admin_commands.h"
 #include "app/store_factory.h"
 #include "catalog/foreign_writers.h"
 #include "catalog/store_claims.h"
@@ -90,22 +91,9 @@ int RunAdminFence(const FenceArgs& args) {
                         "unknown action " + args.action + " (keep-ours, adopt or release)"),
                   2);
   }
-  std::vector<std::string> levels;  // "a.b.t" → a, b, t
-  for (size_t start = 0;;) {
-    const size_t dot = args.table.find('.', start);
-    levels.push_back(args.table.substr(start, dot == std::string::npos ? dot : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  if (levels.size() < 2 || std::ranges::any_of(levels, [](const std::string& l) {
-        return l.empty();
-      })) {
-    return Failed(Error(ErrorKind::kIllegalArgument, "--table must be ns.table"), 2);
-  }
-  store::Identifier id;
-  id.name = levels.back();
-  levels.pop_back();
-  id.ns = std::move(levels);
+  auto parsed = ParseTableArg(args.table, "--table");
+  if (!parsed) return Failed(parsed.error(), 2);
+  const store::Identifier id = std::move(*parsed);
   auto opened = Open(args.store);
   if (!opened) return Failed(opened.error());
   const store::CatalogScope scope{args.realm, args.catalog.empty() ? opened->config.catalog_name

@@ -14,6 +14,7 @@
 #include "access/access_state.h"
 #include "access/authenticator.h"
 #include "access/management_service.h"
+#include "access/object_grants.h"
 #include "access/token_service.h"
 #include "app/first_start.h"
 #include "app/kek_setup.h"
@@ -167,6 +168,7 @@ int RunServer(ServerConfig config) {
   const std::string instance_id = NewUuidV4();
   access::AccessState access_state(store, instance_id, *keks);
   if (auto st = access_state.Start(); !st) return fail(st.error());
+  service.SetObjectGrants(std::make_shared<access::StoredObjectGrants>(&access_state));
   // Durable tasks (purges): any instance runs any task; a crashed one's are taken over.
   catalog::TaskRunnerOptions task_options;
   if (config.test_mode) {

@@ -210,6 +210,12 @@ constexpr OperationRule kRules[] = {
      {P::kTABLE_DROP, P::kTABLE_FULL_METADATA}, T::kNone, {}, "(Firn)"},
     {O::kCancelTableMove, A::kManagement, "cancelTableMove", "", T::kTable,
      {P::kTABLE_DROP, P::kTABLE_FULL_METADATA}, T::kNone, {}, "(Firn)"},
+    // Firn's move to another catalog of the deployment: it takes an object out of one
+    // catalog's care and hands its files to another's, so it is checked on both catalogs.
+    {O::kMoveTable, A::kManagement, "moveTable", "", T::kNamespace,
+     {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
+    {O::kMoveView, A::kManagement, "moveView", "", T::kNamespace,
+     {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
 };
 
 // One row per enumerator, at the enumerator's index: RuleOf is an array index, and an

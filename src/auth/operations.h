@@ -118,9 +118,12 @@ enum class Operation : uint8_t {
   // Firn's register-then-release moves (…/tables/{table}/move-out).
   kMoveTableOut,
   kCancelTableMove,
+  // Firn's move of a table or view to another catalog of the deployment (…/{table}/move).
+  kMoveTable,
+  kMoveView,
 };
 
-inline constexpr int kOperationCount = static_cast<int>(Operation::kCancelTableMove) + 1;
+inline constexpr int kOperationCount = static_cast<int>(Operation::kMoveView) + 1;
 
 // Which API serves the operation.
 enum class Api { kIcebergRest, kManagement };

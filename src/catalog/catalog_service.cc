@@ -132,9 +132,27 @@ Result<store::LocationClaim> CatalogService::CheckedTableClaim(
     const RequestContext& ctx, const store::LocationOwner& owner,
     const metadata::TableMetadata& meta) {
   const CatalogInfo& catalog = CatalogOf(ctx, catalogs_);
-  FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, TableLocationClaim(catalog, meta));
-  FIRN_RETURN_IF_ERROR(CheckLocationClaim(ctx, *store_, catalog, owner, claim));
-  return claim;
+  auto checked = TableLocationClaim(catalog, meta);
+  if (!checked && checked.error().kind == ErrorKind::kForbidden) {
+    // A table moved here keeps its files in its host catalog's locations: the locations it
+    // holds there stay allowed, and keep their host.
+    FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim,
+                          TableLocationClaim(catalog, meta, /*check_allowed=*/false));
+    for (const std::string& location : claim.locations) {
+      if (CheckLocationAllowed(catalog, location)) continue;
+      auto holders = store_->LocationHolders(location);
+      if (!holders) return Fail(holders.error());
+      auto own = std::ranges::find_if(*holders, [&](const store::HeldLocation& held) {
+        return held.owner == owner && !held.host_catalog.empty();
+      });
+      if (own == holders->end()) return Fail(checked.error());
+      claim.host_catalog = own->host_catalog;
+    }
+    checked = std::move(claim);
+  }
+  if (!checked) return Fail(checked.error());
+  FIRN_RETURN_IF_ERROR(CheckLocationClaim(ctx, *store_, catalog, owner, *checked));
+  return std::move(*checked);
 }
 
 Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const Namespace& ns,
@@ -263,7 +281,11 @@ Status CatalogService::DropTable(const RequestContext& ctx, const Identifier& id
     if (table && !purge) ReleaseStoreClaim(ctx, table->metadata);
     return Ok();
   }
-  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit));
+  FIRN_RETURN_IF_ERROR(WithGrants(
+      [&](const ObjectGrants& g) { return g.Drop(ctx.scope, ObjectKind::kTable, id, false); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->DropObject(ctx.scope, id, ObjectKind::kTable, &audit, plan);
+      }));
   if (table) ReleaseStoreClaim(ctx, table->metadata);
   if (!table || !purge) return Ok();
   // The purge is a durable task, stored once the drop has happened (never before: a drop that
@@ -300,7 +322,20 @@ Status CatalogService::RenameTable(const RequestContext& ctx, const Identifier& 
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kRenameTable,
                 AuditObject(from, ObjectKind::kTable) + " -> " + AuditObject(to, ObjectKind::kTable));
-  return store_->RenameObject(ctx.scope, from, to, ObjectKind::kTable, &audit);
+  return WithGrants(
+      [&](const ObjectGrants& g) { return g.Rename(ctx.scope, ObjectKind::kTable, from, to); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->RenameObject(ctx.scope, from, to, ObjectKind::kTable, &audit, plan);
+      });
+}
+
+Status CatalogService::WithGrants(FunctionRef<store::GrantsPlan(const ObjectGrants&)> make,
+                                  FunctionRef<Status(const store::GrantsPlan*)> write) {
+  if (!grants_) return write(nullptr);
+  const store::GrantsPlan plan = make(*grants_);
+  Status st = write(&plan);
+  if (st) grants_->Changed();
+  return st;
 }
 
 Result<LoadedTable> CatalogService::RegisterTable(const RequestContext& ctx, const Identifier& id,

@@ -35,6 +35,7 @@
 #include "catalog/input_rules.h"
 #include "catalog/maintenance.h"
 #include "catalog/metadata_cache.h"
+#include "catalog/object_grants.h"
 #include "catalog/purge.h"
 #include "catalog/request_context.h"
 #include "catalog/store_claims.h"
@@ -90,6 +91,16 @@ struct TableAccess {
   std::map<std::string, std::string> config;
   std::shared_ptr<const VendedCredentials> credentials;  // null: none vended
   std::string warning;  // set when credentials were asked for and none could be vended
+};
+
+// A table or view moved to another catalog of the deployment (CatalogService::MoveObject).
+struct MovedObject {
+  store::ObjectKind kind = store::ObjectKind::kTable;
+  store::CatalogScope from_scope;
+  Identifier from;
+  store::CatalogScope to_scope;
+  Identifier to;
+  std::string metadata_location;
 };
 
 // The 409 a commit to a table that is moving out gets (`moving`: the store's moving mark).
@@ -194,6 +205,23 @@ class CatalogService {
   Result<StoreClaim> MoveOut(const RequestContext& ctx, const Identifier& id,
                              const std::string& to_deployment, const std::string& to_description);
   Result<StoreClaim> CancelMove(const RequestContext& ctx, const Identifier& id);
+  // Moves table or view `from` of ctx's catalog to `to` in catalog `to_catalog` of the same
+  // deployment and realm, in one database transaction (docs/moves.md, "Within one
+  // deployment"): same metadata file, same history, same files, which stay where they are
+  // (the source catalog hosts them; store.h MoveObject); its grants stay behind and go (catalog
+  // roles belong to one catalog). Needs CATALOG_MANAGE_CONTENT on both catalogs. Refused (409)
+  // when the object is fenced or moving out, when the two catalogs reach storage differently,
+  // or when the target name is taken; 404 for a missing object, catalog or namespace.
+  Result<MovedObject> MoveObject(const RequestContext& ctx, store::ObjectKind kind,
+                                 const Identifier& from, const std::string& to_catalog,
+                                 const Identifier& to);
+
+  // Grants follow their object (object_grants.h): renames, drops, undrops and moves run its
+  // plans. Unset (tests of the protocol alone): grants stay where they are. Set before serving.
+  void SetObjectGrants(std::shared_ptr<const ObjectGrants> grants) { grants_ = std::move(grants); }
+  // Which catalog a scope names, for operations that reach beyond the request's own (tasks,
+  // moves); AttachTasks sets it too. Unset: the registry's catalogs.
+  void SetCatalogResolver(CatalogResolver resolve) { resolve_catalog_ = std::move(resolve); }
 
   // How many times a commit found another catalog's metadata file and fenced its table.
   uint64_t foreign_writers_detected() const {
@@ -349,6 +377,10 @@ class CatalogService {
   Status CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
                              const store::ObjectPointer& ptr, const CachedTable& base);
 
+  // Runs `write` with the plan `make` gives when grants follow objects (nullptr when they do
+  // not), then lets this instance see the grants it changed.
+  Status WithGrants(FunctionRef<store::GrantsPlan(const ObjectGrants&)> make,
+                    FunctionRef<Status(const store::GrantsPlan*)> write);
   // Soft delete (soft_delete.cc).
   std::chrono::seconds RetentionOf(const RequestContext& ctx) const;
   Status SoftDrop(const RequestContext& ctx, const Identifier& id, store::ObjectKind kind,
@@ -377,6 +409,13 @@ class CatalogService {
                                                    const std::string& location,
                                                    FunctionRef<bool()> keep_going,
                                                    bool strict = true);
+  // Whether `location` (of a file written for `owner`) lies in a location `owner` holds in
+  // another catalog's locations: a table or view moved here writes beside its files.
+  bool InsideHostedLocation(const store::LocationOwner& owner, std::string_view location);
+  // CheckLocationAllowed for a file written for `owner`: its catalog's locations, or its own
+  // hosted ones (InsideHostedLocation); inside the storage roots either way.
+  Status CheckFileAllowed(const RequestContext& ctx, const store::LocationOwner& owner,
+                          std::string_view location);
   // Moves (table_moves.cc): this deployment's claim of table `id` (409 otherwise).
   Result<StoreClaim> ReadOwnClaim(const RequestContext& ctx, const Identifier& id,
                                   const metadata::TableMetadata& meta);
@@ -426,6 +465,7 @@ class CatalogService {
   InputLimits limits_;
   MetadataCache cache_;
   std::shared_ptr<CredentialVendor> vendor_;
+  std::shared_ptr<const ObjectGrants> grants_;
   // Stores of catalogs with their own connection (ObjectsOf), by connection.
   std::mutex own_stores_mu_;
   std::map<std::string, std::shared_ptr<io::ObjectStore>> own_stores_;  // own_stores_mu_

@@ -272,11 +272,21 @@ bool DeletableFor(store::CatalogStore& store, const store::LocationOwner& owner,
                  log::Escape(file), log::Escape(holders.error().message));
     return false;
   }
+  // A moved object's files lie in its host catalog's containers (store.h, MoveObject).
+  std::string host;
+  for (const store::HeldLocation& held : *holders) {
+    if (held.owner == owner && !held.host_catalog.empty()) host = held.host_catalog;
+  }
   for (const store::HeldLocation& held : *holders) {
     if (held.owner == owner) continue;
+    const bool exclusive = store::IsExclusiveOwner(held.owner.kind);
+    if (!exclusive && !host.empty() && held.owner.realm == owner.realm &&
+        held.owner.catalog == host) {
+      continue;
+    }
     const bool other_catalog =
         held.owner.realm != owner.realm || held.owner.catalog != owner.catalog;
-    if (other_catalog || store::IsExclusiveOwner(held.owner.kind)) return false;
+    if (other_catalog || exclusive) return false;
   }
   return true;
 }

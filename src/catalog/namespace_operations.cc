@@ -99,7 +99,10 @@ Result<store::Page<Namespace>> CatalogService::ListNamespaces(const RequestConte
 Status CatalogService::DropNamespace(const RequestContext& ctx, const Namespace& ns) {
   FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, Operation::kDropNamespace, ns));
   const store::AuditEntry audit = MakeAudit(ctx, Operation::kDropNamespace, AuditObject(ns));
-  return store_->DropNamespace(ctx.scope, ns, &audit);
+  return WithGrants([&](const ObjectGrants& g) { return g.DropNamespace(ctx.scope, ns); },
+                    [&](const store::GrantsPlan* plan) {
+                      return store_->DropNamespace(ctx.scope, ns, &audit, plan);
+                    });
 }
 
 Result<store::PropertiesUpdateResult> CatalogService::UpdateProperties(

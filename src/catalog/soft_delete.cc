@@ -137,7 +137,9 @@ Status CatalogService::SoftDrop(const RequestContext& ctx, const Identifier& id,
     task.not_before_ms = d.expires_ms;
     FIRN_RETURN_IF_ERROR(tasks_->Enqueue(std::move(task)));
   }
-  return store_->SoftDropObject(d, &audit);
+  return WithGrants(
+      [&](const ObjectGrants& g) { return g.Drop(ctx.scope, kind, id, /*keep=*/true); },
+      [&](const store::GrantsPlan* plan) { return store_->SoftDropObject(d, &audit, plan); });
 }
 
 Result<store::Page<store::DroppedObject>> CatalogService::ListDropped(
@@ -176,7 +178,11 @@ Result<store::DroppedObject> CatalogService::Undrop(const RequestContext& ctx,
       MakeAudit(ctx, Operation::kUndropObject,
                 AuditObject(d.id, d.kind) + (to == d.id ? "" : " -> " + AuditObject(to, d.kind)),
                 "", d.metadata_location);
-  Status restored = store_->UndropObject(ctx.scope, drop_id, to, &audit);
+  Status restored = WithGrants(
+      [&](const ObjectGrants& g) { return g.Restore(ctx.scope, d.kind, to); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->UndropObject(ctx.scope, drop_id, to, &audit, plan);
+      });
   if (!restored) {
     if (restored.error().kind != ErrorKind::kCommitStateUnknown) WithdrawClaim(ctx, claimed);
     return Fail(restored.error());

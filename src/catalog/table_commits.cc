@@ -129,7 +129,8 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
       writer_tag_);
   // Every file written is checked where it is written, not only when a path changes, so a
   // table registered with an escape cannot carry it into its next commit.
-  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
+  FIRN_RETURN_IF_ERROR(CheckFileAllowed(ctx, OwnerOf(ctx, change.id, ObjectKind::kTable),
+                                        p.new_location));
   if (!p.base) {
     FIRN_ASSIGN_OR_RETURN(p.store_claim,
                           ClaimOnStore(ctx, change.id, applied.metadata, /*write=*/true));

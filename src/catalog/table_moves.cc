@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "catalog/audit.h"
@@ -10,6 +11,9 @@
 #include "catalog/catalog_service.h"
 #include "catalog/foreign_writers.h"
 #include "catalog/identifiers.h"
+#include "catalog/input_rules.h"
+#include "catalog/location_ownership.h"
+#include "catalog/location_policy.h"
 #include "catalog/store_claims.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -153,6 +157,113 @@ Result<StoreClaim> CatalogService::CancelMove(const RequestContext& ctx, const I
   audit.outcome = "success";
   (void)store_->AppendAudit(audit);
   return claim;
+}
+
+Result<MovedObject> CatalogService::MoveObject(const RequestContext& ctx, ObjectKind kind,
+                                               const Identifier& from,
+                                               const std::string& to_catalog,
+                                               const Identifier& to) {
+  const Operation op = kind == ObjectKind::kTable ? Operation::kMoveTable : Operation::kMoveView;
+  FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(ctx, op, {}));
+  RequestContext to_ctx = ctx;
+  to_ctx.scope.catalog = to_catalog;
+  to_ctx.catalog = nullptr;
+  // The target is authorised by its name before anything says whether it exists.
+  FIRN_RETURN_IF_ERROR(AuthorizeNamespaceOp(to_ctx, op, {}));
+  const std::string_view what = kind == ObjectKind::kTable ? "table" : "view";
+  if (to_catalog == ctx.scope.catalog) {
+    return Fail(ErrorKind::kBadRequest, "Invalid move: the target is the same catalog; rename "
+                                        "the " + std::string(what) + " instead");
+  }
+  FIRN_RETURN_IF_ERROR(ValidateIdentifier(std::string(what) + " name", to));
+  if (resolve_catalog_) {
+    to_ctx.catalog = resolve_catalog_(to_ctx.scope);
+  } else if (const CatalogInfo* info = catalogs_.Find(to_catalog)) {
+    to_ctx.catalog = std::make_shared<const CatalogInfo>(*info);
+  }
+  if (!to_ctx.catalog) {
+    return Fail(ErrorKind::kNoSuchWarehouse, "Catalog does not exist: " + to_catalog);
+  }
+  // The files stay where they are, so the target must reach them as the source does.
+  const CatalogInfo& source = CatalogOf(ctx, catalogs_);
+  if (source.storage_type != to_ctx.catalog->storage_type ||
+      &ObjectsOf(ctx) != &ObjectsOf(to_ctx)) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot move " + std::string(what) + " " + FormatIdentifier(from) +
+                    " to catalog " + to_catalog + ": the two catalogs reach storage "
+                    "differently (storage type, endpoint, region or keys), and its files stay "
+                    "where they are");
+  }
+  FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr, store_->LoadPointer(ctx.scope, from, kind));
+  if (DecodeFence(ptr.fence).state == Fence::State::kFenced) {
+    return Fail(ErrorKind::kCommitFailed,
+                "Cannot move table " + FormatIdentifier(from) +
+                    ": it is fenced because another catalog wrote to it; resolve the fence "
+                    "first (`firn admin fence`)");
+  }
+  if (!ptr.moving.empty()) return Fail(MovingCommitError(from, ptr.moving));
+  std::shared_ptr<const CachedTable> table;
+  if (kind == ObjectKind::kTable) {
+    FIRN_ASSIGN_OR_RETURN(table, ReadMetadata(ctx, ptr.metadata_location));
+  }
+  const std::string moved = AuditObject(from, kind) + " -> catalog " + to_catalog + " " +
+                            AuditObject(to, kind);
+  store::AuditEntry audit = MakeAudit(ctx, op, moved, ptr.metadata_location,
+                                      ptr.metadata_location);
+  FIRN_RETURN_IF_ERROR(WithGrants(
+      [&](const ObjectGrants& g) { return g.Drop(ctx.scope, kind, from, /*keep=*/false); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->MoveObject(ctx.scope, from, to_ctx.scope, to, kind,
+                                  ptr.metadata_location, &audit, plan);
+      }));
+  // The target writes its own audit row too, so each catalog's trail tells its half.
+  store::AuditEntry arrived = MakeAudit(to_ctx, op, moved,
+                                        ptr.metadata_location, ptr.metadata_location);
+  arrived.outcome = "success";
+  (void)store_->AppendAudit(arrived);
+  // The claim on the store names the table's catalog and name (informative: the deployment is
+  // what a claim decides by). A failure leaves the old words; the table is ours either way.
+  if (table && !deployment_.empty()) {
+    io::ObjectStore& objects = ObjectsOf(to_ctx);
+    const std::string uri = StoreClaimUri(table->metadata.location);
+    auto held = ReadOwnClaim(ctx, from, table->metadata);
+    if (held) {
+      StoreClaim claim = *held;
+      claim.catalog = to_catalog;
+      claim.ns = to.ns;
+      claim.name = to.name;
+      Status rewritten = objects.Delete(uri);
+      if (rewritten) rewritten = objects.WriteNew(uri, EncodeStoreClaim(claim));
+      if (!rewritten) {
+        spdlog::warn(R"("msg":"moved table's claim not rewritten","claim":"{}","error":"{}")",
+                     log::Escape(uri), log::Escape(rewritten.error().message));
+      }
+    }
+  }
+  spdlog::info(R"("msg":"moved","from_catalog":"{}","to_catalog":"{}","object":"{}")",
+               log::Escape(ctx.scope.catalog), log::Escape(to_catalog), log::Escape(moved));
+  return MovedObject{kind, ctx.scope, from, to_ctx.scope, to, ptr.metadata_location};
+}
+
+bool CatalogService::InsideHostedLocation(const store::LocationOwner& owner,
+                                          std::string_view location) {
+  auto normalised = NormalizeLocation(location);
+  if (!normalised) return false;
+  auto holders = store_->LocationHolders(*normalised);
+  if (!holders) return false;
+  return std::ranges::any_of(*holders, [&](const store::HeldLocation& held) {
+    return held.owner == owner && !held.host_catalog.empty();
+  });
+}
+
+Status CatalogService::CheckFileAllowed(const RequestContext& ctx,
+                                        const store::LocationOwner& owner,
+                                        std::string_view location) {
+  Status allowed = CheckLocationAllowed(ctx, catalogs_, location);
+  if (allowed || allowed.error().kind != ErrorKind::kForbidden) return allowed;
+  // Read only when the catalog's own locations refuse: free for every table but a moved one.
+  if (!InsideHostedLocation(owner, location)) return allowed;
+  return CheckInsideStorageRoots(catalogs_.storage_roots(), location);
 }
 
 Error MovingCommitError(const Identifier& id, std::string_view moving) {

@@ -159,7 +159,8 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
   }
   p.changed = true;
   p.new_location = metadata::NewViewMetadataLocation(applied.metadata, p.base_location);
-  FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, p.new_location));
+  FIRN_RETURN_IF_ERROR(CheckFileAllowed(ctx, OwnerOf(ctx, change.id, ObjectKind::kView),
+                                        p.new_location));
   FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(
       p.new_location, metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
   p.result = std::make_shared<const metadata::ViewMetadata>(std::move(applied.metadata));
@@ -213,7 +214,11 @@ Status CatalogService::DropView(const RequestContext& ctx, const Identifier& id)
     return SoftDrop(ctx, id, ObjectKind::kView, ptr, view ? view->view_uuid : "",
                     /*purge=*/false, retention, audit);
   }
-  FIRN_RETURN_IF_ERROR(store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit));
+  FIRN_RETURN_IF_ERROR(WithGrants(
+      [&](const ObjectGrants& g) { return g.Drop(ctx.scope, ObjectKind::kView, id, false); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->DropObject(ctx.scope, id, ObjectKind::kView, &audit, plan);
+      }));
   if (view) DeleteViewFile(ctx, OwnerOf(ctx, id, ObjectKind::kView), ptr.metadata_location, view);
   return Ok();
 }
@@ -248,7 +253,11 @@ Status CatalogService::RenameView(const RequestContext& ctx, const Identifier& f
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kRenameView,
                 AuditObject(from, ObjectKind::kView) + " -> " + AuditObject(to, ObjectKind::kView));
-  Status st = store_->RenameObject(ctx.scope, from, to, ObjectKind::kView, &audit);
+  Status st = WithGrants(
+      [&](const ObjectGrants& g) { return g.Rename(ctx.scope, ObjectKind::kView, from, to); },
+      [&](const store::GrantsPlan* plan) {
+        return store_->RenameObject(ctx.scope, from, to, ObjectKind::kView, &audit, plan);
+      });
   // Java words a view-onto-view rename "Cannot rename a to b. View already exists"; the store
   // says "View already exists: b" (right for create), so reword that one case here.
   if (!st && st.error().kind == ErrorKind::kAlreadyExists &&

@@ -9,6 +9,7 @@
 #include "app/admin_audit.h"
 #include "app/admin_commands.h"
 #include "app/admin_fences.h"
+#include "app/admin_moves.h"
 #include "app/admin_tasks.h"
 #include "app/location_index.h"
 #include "app/bootstrap_command.h"
@@ -208,6 +209,22 @@ int main(int argc, char** argv) {
   fence->add_option("--password-file", fence_args.store.password_file,
                     "PostgreSQL password file (else FIRN_DB_PASSWORD)");
 
+  firn::app::MoveTableArgs move_args;
+  auto* move_table = admin->add_subcommand(
+      "move-table",
+      "Move a table (or view) to another catalog of this deployment in one transaction "
+      "(docs/moves.md)");
+  move_table->add_option("--table", move_args.table, "The table, ns.table")->required();
+  move_table->add_option("--to-catalog", move_args.to_catalog, "The target catalog")->required();
+  move_table->add_option("--to", move_args.to, "ns.table in the target (default: the same)");
+  move_table->add_option("--catalog", move_args.catalog, "Source catalog (default: the configured one)");
+  move_table->add_option("--realm", move_args.realm, "Realm (default: default)");
+  move_table->add_flag("--view", move_args.view, "Move a view, not a table");
+  move_table->add_option("--db", move_args.store.db_url, "Database URL (as for serve)");
+  move_table->add_option("--data-dir", move_args.store.data_dir, "Data directory");
+  move_table->add_option("--password-file", move_args.store.password_file,
+                         "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+
   firn::app::TasksArgs tasks_args;
   auto* tasks = admin->add_subcommand(
       "tasks", "List durable tasks (purges, maintenance), newest first (docs/tasks.md)");
@@ -269,6 +286,7 @@ int main(int argc, char** argv) {
   if (locations->parsed()) return firn::app::RunAdminLocations(locations_args);
   if (fences->parsed()) return firn::app::RunAdminFences(fences_args);
   if (fence->parsed()) return firn::app::RunAdminFence(fence_args);
+  if (move_table->parsed()) return firn::app::RunAdminMoveTable(move_args);
   if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

@@ -340,6 +340,18 @@ constexpr std::string_view kComponents = R"json({
   "MoveOutRequest": {"type": "object", "properties": {
     "toDeployment": {"type": "string", "description": "The target deployment's id; absent = any"},
     "to": {"type": "string", "description": "The target, in words (shown to refused writers)"}}},
+  "MoveRequest": {"type": "object", "required": ["toCatalog"], "properties": {
+    "toCatalog": {"type": "string", "description": "A catalog of this deployment and realm"},
+    "toNamespace": {"type": "array", "items": {"type": "string"},
+                    "description": "Absent = the same namespace (it must exist in the target)"},
+    "toName": {"type": "string", "description": "Absent = the same name"}}},
+  "MovedObject": {"type": "object", "required": ["kind", "from", "to", "metadataLocation"],
+    "properties": {"kind": {"type": "string", "enum": ["table", "view"]},
+      "from": {"type": "object", "properties": {"catalog": {"type": "string"},
+        "namespace": {"type": "array", "items": {"type": "string"}}, "name": {"type": "string"}}},
+      "to": {"type": "object", "properties": {"catalog": {"type": "string"},
+        "namespace": {"type": "array", "items": {"type": "string"}}, "name": {"type": "string"}}},
+      "metadataLocation": {"type": "string"}}},
   "TableClaim": {"type": "object", "required": ["deployment", "state"], "properties": {
     "deployment": {"type": "string"}, "state": {"type": "string", "enum": ["active", "moving"]},
     "movingTo": {"type": "string"}, "tableUuid": {"type": "string"},

@@ -6,9 +6,12 @@
 //     goes on in the background when the inline budget runs out: GET …/tasks).
 //   POST   …/move-out     {"toDeployment": uuid?, "to": text?}           (docs/moves.md)
 //   DELETE …/move-out     cancel a move the target has not taken over
+//   POST   …/move         {"toCatalog": c, "toNamespace": [..]?, "toName": n?}   (docs/moves.md)
+//     (also …/views/{view}/move) moves the object to another catalog of this deployment
 // Both answer with JSON; errors are the ErrorModel.
 #include <boost/json/serialize.hpp>
 
+#include "catalog/identifier_json.h"
 #include "catalog/maintenance.h"
 #include "catalog/store_claims.h"
 #include "common/macros.h"
@@ -38,6 +41,45 @@ Result<std::string> OptionalText(const boost::json::object& body, std::string_vi
                 "Invalid move: '" + std::string(key) + "' must be a string");
   }
   return std::string(v->as_string());
+}
+
+boost::json::object Side(const store::CatalogScope& scope, const store::Identifier& id) {
+  boost::json::object o;
+  o["catalog"] = scope.catalog;
+  catalog::PutIdentifier(o, id);
+  return o;
+}
+
+// {"toCatalog": c, "toNamespace": [..]?, "toName": n?}: the target, with the source's namespace
+// and name where it names none.
+Result<std::pair<std::string, store::Identifier>> MoveTarget(const http::Request& req,
+                                                             const store::Identifier& from) {
+  FIRN_ASSIGN_OR_RETURN(boost::json::object body, RequestObject(req.body));
+  std::pair<std::string, store::Identifier> out{"", from};
+  for (const auto& [key, value] : body) {
+    if (key == "toCatalog" && value.is_string() && !value.as_string().empty()) {
+      out.first = std::string(value.as_string());
+    } else if (key == "toName" && value.is_string()) {
+      out.second.name = std::string(value.as_string());
+    } else if (key == "toNamespace" && value.is_array()) {
+      out.second.ns.clear();
+      for (const auto& level : value.as_array()) {
+        if (!level.is_string()) {
+          return Fail(ErrorKind::kBadRequest, "Invalid move: 'toNamespace' must hold strings");
+        }
+        out.second.ns.emplace_back(level.as_string());
+      }
+    } else {
+      return Fail(ErrorKind::kBadRequest,
+                  "Invalid move: '" + std::string(key) + "' is not a field of a move, or not "
+                  "of its type (toCatalog: string, toNamespace: array of strings, toName: "
+                  "string)");
+    }
+  }
+  if (out.first.empty()) {
+    return Fail(ErrorKind::kBadRequest, "Invalid move: 'toCatalog' is required");
+  }
+  return out;
 }
 
 }  // namespace
@@ -73,6 +115,26 @@ void AddTableAdminRoutes(RouteRegistrar& routes, catalog::CatalogService& servic
         FIRN_ASSIGN_OR_RETURN(catalog::StoreClaim claim, service.CancelMove(ctx, id));
         return http::Response::Json(200, boost::json::serialize(ClaimJson(claim)));
       });
+  for (const auto& [tail, param, kind] :
+       {std::tuple{"/namespaces/{namespace}/tables/{table}/move", "table", store::ObjectKind::kTable},
+        std::tuple{"/namespaces/{namespace}/views/{view}/move", "view", store::ObjectKind::kView}}) {
+    routes.AddManagementCatalogRoute(
+        http::Method::kPost, tail,
+        [&service, param = std::string(param), kind = kind](
+            const http::Request& req, const http::PathParams& params,
+            const catalog::RequestContext& ctx) -> Result<http::Response> {
+          FIRN_ASSIGN_OR_RETURN(store::Identifier from, IdentifierParam(params, param));
+          FIRN_ASSIGN_OR_RETURN(auto target, MoveTarget(req, from));
+          FIRN_ASSIGN_OR_RETURN(catalog::MovedObject moved,
+                                service.MoveObject(ctx, kind, from, target.first, target.second));
+          boost::json::object o;
+          o["kind"] = moved.kind == store::ObjectKind::kTable ? "table" : "view";
+          o["from"] = Side(moved.from_scope, moved.from);
+          o["to"] = Side(moved.to_scope, moved.to);
+          o["metadataLocation"] = moved.metadata_location;
+          return http::Response::Json(200, boost::json::serialize(o));
+        });
+  }
   routes.AddManagementCatalogRoute(
       http::Method::kPost, "/namespaces/{namespace}/tables/{table}/maintenance",
       [&service](const http::Request& req, const http::PathParams& params,

@@ -42,9 +42,21 @@ bool LocationsConflict(const LocationOwner& claimant, const LocationClaim& claim
                        const HeldLocation& held, LocationRelation relation) {
   const LocationOwner& other = held.owner;
   if (other == claimant) return false;
-  if (other.realm != claimant.realm || other.catalog != claimant.catalog) return true;
   const bool mine_exclusive = IsExclusiveOwner(claimant.kind);
   const bool other_exclusive = IsExclusiveOwner(other.kind);
+  if (other.realm != claimant.realm) return true;
+  if (other.catalog != claimant.catalog) {
+    // A moved table or view still sits inside the containers of its host catalog.
+    if (mine_exclusive && !other_exclusive && relation == LocationRelation::kContains &&
+        !claim.host_catalog.empty() && claim.host_catalog == other.catalog) {
+      return false;
+    }
+    if (!mine_exclusive && other_exclusive && relation == LocationRelation::kInside &&
+        !held.host_catalog.empty() && held.host_catalog == claimant.catalog) {
+      return false;
+    }
+    return true;
+  }
   if (mine_exclusive && other_exclusive) return !claim.shared_within_catalog;
   if (other_exclusive) return relation != LocationRelation::kInside;   // it holds my container
   if (mine_exclusive) return relation != LocationRelation::kContains;  // I would hold a container

@@ -7,7 +7,9 @@
 //   - namespaces (an explicit `location` property) and catalogs (base and allowed locations) are
 //     containers: their own catalog's tables and views sit inside them, but no table or view may
 //     equal or contain them;
-//   - nothing of one catalog may overlap anything of another catalog, in any direction.
+//   - nothing of one catalog may overlap anything of another catalog, in any direction, except
+//     that a table or view moved to another catalog (CatalogStore::MoveObject) still sits inside
+//     the containers of the catalog whose locations hold its files, its host.
 // Locations are compared as the normalised strings the caller passes (catalog/location_policy.h:
 // "scheme://authority/seg/seg", a root as "scheme://authority/"), on path-segment boundaries.
 //
@@ -48,11 +50,15 @@ struct LocationClaim {
   // The catalog opted out of the rule among its own tables and views (unsafe; off by default).
   // Overlaps with other catalogs' objects are refused regardless.
   bool shared_within_catalog = false;
+  // A table or view whose files lie in another catalog's locations (it was moved here): that
+  // catalog. "" = its own catalog.
+  std::string host_catalog;
 };
 
 struct HeldLocation {
   std::string location;
   LocationOwner owner;
+  std::string host_catalog;  // as LocationClaim::host_catalog
 };
 
 enum class LocationRelation {

@@ -20,6 +20,8 @@
 // recorded in the same transaction as the pointer write, so two writers claiming overlapping
 // locations at once cannot both succeed (kLocationConflict, nothing written). Dropping an
 // object releases its claims; renaming it keeps them.
+// Grants: writes that rename, drop, restore or move an object may carry a GrantsPlan (nullptr =
+// grants stay as they are); its access writes commit in the same transaction as the object's.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,21 @@ using Properties = std::map<std::string, std::string>;
 using PropertiesCheck = std::function<Status(const Properties&)>;
 
 enum class ObjectKind { kTable, kView };
+
+// Grants follow the object they are on: a rename carries them to the new name, a drop takes them
+// away (a soft drop keeps them with the dropped object), an undrop brings them back. Which access
+// records change is access/'s business (it alone reads their bodies); the store runs its plan
+// inside the object's own transaction, after taking the access writers' lock and before
+// touching the object, so no grant made meanwhile is missed and the locks are always taken in
+// one order.
+struct GrantsChange {
+  std::vector<AccessWrite> writes;  // applied with a bump of the access version (none: no bump)
+  std::string stash;                // SoftDropObject: kept with the dropped object
+};
+// Given the catalog's catalog_role and privilege_grant records and the stash a dropped object
+// kept (UndropObject; "" otherwise), what changes. An error rolls the whole write back.
+using GrantsPlan = std::function<Result<GrantsChange>(const std::vector<AccessRecord>& records,
+                                                      std::string_view stash)>;
 
 struct Identifier {
   Namespace ns;
@@ -150,7 +167,8 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
                                                  const Namespace& parent,
                                                  const PageRequest& page) = 0;
   virtual Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
-                               const AuditEntry* audit = nullptr) = 0;
+                               const AuditEntry* audit = nullptr,
+                               const GrantsPlan* grants = nullptr) = 0;
   // Removals and updates must not share a key (the caller checks; 422). `check`, when given,
   // sees the namespace's whole property map after the change, inside the same transaction
   // (concurrent updates of one namespace are serialised); its error rolls everything back and
@@ -183,14 +201,15 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
                                 const AuditEntry* audit = nullptr,
                                 const LocationClaim* claim = nullptr) = 0;
   virtual Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                            const AuditEntry* audit = nullptr) = 0;
+                            const AuditEntry* audit = nullptr,
+                            const GrantsPlan* grants = nullptr) = 0;
 
   // Soft delete. SoftDropObject moves the pointer of dropped.id into the dropped objects (with
   // its fence), re-keying its location claims to DroppedOwner, all in one transaction;
   // kNoSuchTable/kNoSuchView when it is missing, kCommitFailed when its pointer is no longer
   // dropped.metadata_location (a commit came first).
-  virtual Status SoftDropObject(const DroppedObject& dropped,
-                                const AuditEntry* audit = nullptr) = 0;
+  virtual Status SoftDropObject(const DroppedObject& dropped, const AuditEntry* audit = nullptr,
+                                const GrantsPlan* grants = nullptr) = 0;
   // The catalog's dropped objects, oldest drop first (page tokens as ListObjects).
   virtual Result<Page<DroppedObject>> ListDroppedObjects(const CatalogScope& scope,
                                                          const PageRequest& page) = 0;
@@ -205,7 +224,8 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
   // location claims, and forgets the dropped entry, in one transaction. kNotFound (no such
   // drop id), kNoSuchNamespace, kAlreadyExists (the name is taken).
   virtual Status UndropObject(const CatalogScope& scope, const std::string& drop_id,
-                              const Identifier& target, const AuditEntry* audit = nullptr) = 0;
+                              const Identifier& target, const AuditEntry* audit = nullptr,
+                              const GrantsPlan* grants = nullptr) = 0;
   // Forgets a dropped object for good and releases its location claims (expiry, expunge,
   // or a register of the same table). kNotFound when it is already gone.
   virtual Status ForgetDroppedObject(const CatalogScope& scope, const std::string& drop_id,
@@ -224,7 +244,21 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
   virtual Result<std::vector<FencedObject>> ListFences() = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,
                               const Identifier& to, ObjectKind kind,
-                              const AuditEntry* audit = nullptr) = 0;
+                              const AuditEntry* audit = nullptr,
+                              const GrantsPlan* grants = nullptr) = 0;
+  // Moves a table or view to another catalog of the same realm (one deployment): the pointer,
+  // its fence and its location claims, in one transaction. The files stay where they are, so
+  // the claims keep the catalog whose locations hold them as their host
+  // (LocationClaim::host_catalog: the source, or the host it already had; none once the object
+  // is back in its host). `grants` runs in the source catalog (the target's roles are others).
+  // kNoSuchTable/kNoSuchView, kCommitFailed (the pointer is no longer `expected_location`, or
+  // the object is moving out), kNoSuchNamespace (target), kAlreadyExists (target name taken),
+  // kLocationConflict.
+  virtual Status MoveObject(const CatalogScope& from_scope, const Identifier& from,
+                            const CatalogScope& to_scope, const Identifier& to, ObjectKind kind,
+                            const std::string& expected_location,
+                            const AuditEntry* audit = nullptr,
+                            const GrantsPlan* grants = nullptr) = 0;
   // All swaps or none, in one database transaction (with all `audits`, when given).
   virtual Status CommitTransaction(const CatalogScope& scope,
                                    const std::vector<PointerSwap>& swaps,

@@ -41,7 +41,17 @@ Status ApplyOne(Session& session, const AccessWrite& write, int64_t now_ms) {
   const AccessRecord& r = write.record;
   if (r.kind != AccessKind::kCatalog) return Ok();
   const LocationOwner owner{r.realm, r.name, LocationOwnerKind::kCatalog, {}, ""};
-  if (write.op == AccessWrite::Op::kDelete) return ReleaseLocations(session, owner);
+  if (write.op == AccessWrite::Op::kDelete) {
+    // A table or view moved to another catalog keeps its files in this one's locations.
+    FIRN_ASSIGN_OR_RETURN(auto hosted, HostedBy(session, r.realm, r.name));
+    if (hosted) {
+      return Fail(ErrorKind::kLocationConflict,
+                  "Catalog " + r.name + " cannot be deleted: it holds the files of " +
+                      LocationOwnerLabel(hosted->owner) + " (moved there) at " +
+                      hosted->location + "; move it back or drop it first");
+    }
+    return ReleaseLocations(session, owner);
+  }
   if (write.claim) return ClaimLocations(session, owner, *write.claim);
   return Ok();
 }
@@ -65,6 +75,23 @@ Status ApplyRecord(Session& session, const AccessWrite& write, int64_t now_ms) {
       return session.Run(kUpsertRecord, {r.realm, kind, r.scope, r.name, r.body, now_ms});
   }
   return Fail(ErrorKind::kInternal, "Unknown access write operation");
+}
+
+// The record whose realm, kind, scope, name, body, entity_version, created_ms and updated_ms
+// are the row's columns from `first` on; nullopt for a kind this binary does not know.
+std::optional<AccessRecord> RecordFromRow(const Row& row, int first) {
+  auto kind = ParseAccessKind(row.Text(first + 1));
+  if (!kind) return std::nullopt;  // written by a newer binary: not ours to interpret
+  AccessRecord record;
+  record.realm = std::string(row.Text(first));
+  record.kind = *kind;
+  record.scope = std::string(row.Text(first + 2));
+  record.name = std::string(row.Text(first + 3));
+  record.body = std::string(row.Text(first + 4));
+  record.entity_version = row.Int(first + 5);
+  record.created_ms = row.Int(first + 6);
+  record.updated_ms = row.Int(first + 7);
+  return record;
 }
 
 Error NoVersionRow() {
@@ -112,21 +139,23 @@ Result<AccessRows> LoadAccessRows(Session& session) {
   FIRN_RETURN_IF_ERROR(session.Query(kLoadAccess, {}, [&](const Row& row) -> Status {
     rows.version = row.Int(0);
     if (row.IsNull(1)) return Ok();
-    auto kind = ParseAccessKind(row.Text(2));
-    if (!kind) return Ok();  // written by a newer binary: not ours to interpret
-    AccessRecord record;
-    record.realm = std::string(row.Text(1));
-    record.kind = *kind;
-    record.scope = std::string(row.Text(3));
-    record.name = std::string(row.Text(4));
-    record.body = std::string(row.Text(5));
-    record.entity_version = row.Int(6);
-    record.created_ms = row.Int(7);
-    record.updated_ms = row.Int(8);
-    rows.records.push_back(std::move(record));
+    if (auto record = RecordFromRow(row, 1)) rows.records.push_back(std::move(*record));
     return Ok();
   }));
   return rows;
+}
+
+Result<std::vector<AccessRecord>> ListScopeRecords(Session& session, const std::string& realm,
+                                                   AccessKind kind, const std::string& scope) {
+  std::vector<AccessRecord> out;
+  FIRN_RETURN_IF_ERROR(session.Query(kListScopeRecords, {realm, AccessKindName(kind), scope},
+                                     [&](const Row& row) -> Status {
+                                       if (auto record = RecordFromRow(row, 0)) {
+                                         out.push_back(std::move(*record));
+                                       }
+                                       return Ok();
+                                     }));
+  return out;
 }
 
 Result<std::vector<AuditEntry>> ListAuditRows(Session& session, const AuditFilter& filter) {

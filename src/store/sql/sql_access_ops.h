@@ -20,6 +20,9 @@ Result<int64_t> ApplyAccessWrites(Session& session, const std::vector<AccessWrit
                                   const AuditEntry* audit, int64_t now_ms);
 Result<int64_t> ReadAccessVersion(Session& session);
 Result<AccessRows> LoadAccessRows(Session& session);
+// The records of one kind in one scope (e.g. a catalog's roles), by name.
+Result<std::vector<AccessRecord>> ListScopeRecords(Session& session, const std::string& realm,
+                                                   AccessKind kind, const std::string& scope);
 Result<std::vector<AuditEntry>> ListAuditRows(Session& session, const AuditFilter& filter);
 Status UpsertInstanceAck(Session& session, const InstanceAck& ack);
 Result<std::vector<InstanceAck>> ListLiveInstances(Session& session, int64_t since_ms);

@@ -157,6 +157,27 @@ DroppedObject DroppedFromRow(const Row& row) {
   return d;
 }
 
+// A GrantsPlan (store.h), first in its write's transaction: the access writers' lock, the
+// catalog's roles and grants, then the plan's writes, with a version bump only when there are
+// any. Returns the stash the plan keeps ("" without a plan).
+Result<std::string> RunGrantsPlan(Session& s, const CatalogScope& scope, const GrantsPlan* plan,
+                                  std::string_view stash) {
+  if (plan == nullptr) return std::string();
+  FIRN_RETURN_IF_ERROR(s.Query(sql::Pick(s, sql::kReadAccessVersion, sql::kLockAccessVersion),
+                               {}, [](const Row&) -> Status { return Ok(); }));
+  std::vector<AccessRecord> records;
+  for (AccessKind kind : {AccessKind::kCatalogRole, AccessKind::kPrivilegeGrant}) {
+    FIRN_ASSIGN_OR_RETURN(auto some, sql::ListScopeRecords(s, scope.realm, kind, scope.catalog));
+    records.insert(records.end(), std::make_move_iterator(some.begin()),
+                   std::make_move_iterator(some.end()));
+  }
+  FIRN_ASSIGN_OR_RETURN(GrantsChange change, (*plan)(records, stash));
+  if (!change.writes.empty()) {
+    FIRN_RETURN_IF_ERROR(sql::ApplyAccessWrites(s, change.writes, nullptr, NowMillis()));
+  }
+  return std::move(change.stash);
+}
+
 Error NoSuchDroppedError(const std::string& drop_id) {
   return Error(ErrorKind::kNotFound, "No dropped table or view with id " + drop_id);
 }
@@ -248,8 +269,10 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status DropNamespace(const CatalogScope& scope, const Namespace& ns,
-                       const AuditEntry* audit = nullptr) override {
+                       const AuditEntry* audit = nullptr,
+                       const GrantsPlan* grants = nullptr) override {
     return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, scope, grants, ""));
       const std::string key = NamespaceKey(ns);
       // FOR UPDATE waits for writers holding KEY SHARE on it (creates inside it), so the
       // emptiness checks below see what they created.
@@ -385,9 +408,11 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status DropObject(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                    const AuditEntry* audit = nullptr) override {
-    // The pointer and its location claims go together.
+                    const AuditEntry* audit = nullptr,
+                    const GrantsPlan* grants = nullptr) override {
+    // The pointer, its location claims and its grants go together.
     return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, scope, grants, ""));
       FIRN_ASSIGN_OR_RETURN(int64_t changed,
                             s.Exec(sql::kDeleteObject, {scope.realm, scope.catalog,
                                                         NamespaceKey(id.ns), id.name,
@@ -397,8 +422,10 @@ class SqlCatalogStore final : public CatalogStore {
     });
   }
 
-  Status SoftDropObject(const DroppedObject& d, const AuditEntry* audit = nullptr) override {
+  Status SoftDropObject(const DroppedObject& d, const AuditEntry* audit = nullptr,
+                        const GrantsPlan* grants = nullptr) override {
     return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(std::string stash, RunGrantsPlan(s, d.scope, grants, ""));
       std::optional<std::string> fence;
       FIRN_ASSIGN_OR_RETURN(int64_t removed,
                             s.Exec(sql::kDeleteObjectAt,
@@ -420,6 +447,10 @@ class SqlCatalogStore final : public CatalogStore {
            KindText(d.kind), d.metadata_location, *fence, d.uuid,
            d.dropped_ms != 0 ? d.dropped_ms : NowMillis(), d.expires_ms,
            int64_t{d.purge_requested ? 1 : 0}, d.detail}));
+      if (!stash.empty()) {
+        FIRN_RETURN_IF_ERROR(
+            s.Run(sql::kSetDroppedGrants, {d.scope.realm, d.scope.catalog, d.drop_id, stash}));
+      }
       return sql::RenameLocationOwner(s, OwnerOf(d.scope, d.id, d.kind),
                                       DroppedOwner(d.scope, d.kind, d.drop_id));
     });
@@ -475,8 +506,18 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status UndropObject(const CatalogScope& scope, const std::string& drop_id,
-                      const Identifier& target, const AuditEntry* audit = nullptr) override {
+                      const Identifier& target, const AuditEntry* audit = nullptr,
+                      const GrantsPlan* grants = nullptr) override {
     return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      std::string stash;
+      if (grants) {
+        FIRN_RETURN_IF_ERROR(s.Query(sql::kLoadDroppedGrants, {scope.realm, scope.catalog, drop_id},
+                                     [&](const Row& row) -> Status {
+                                       stash = std::string(row.Text(0));
+                                       return Ok();
+                                     }));
+        FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, scope, grants, stash));
+      }
       std::optional<DroppedObject> d;
       FIRN_RETURN_IF_ERROR(s.Query(sql::kLoadDropped, {scope.realm, scope.catalog, drop_id},
                                    [&](const Row& row) -> Status {
@@ -516,8 +557,10 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status RenameObject(const CatalogScope& scope, const Identifier& from, const Identifier& to,
-                      ObjectKind kind, const AuditEntry* audit = nullptr) override {
+                      ObjectKind kind, const AuditEntry* audit = nullptr,
+                      const GrantsPlan* grants = nullptr) override {
     return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, scope, grants, ""));
       // Locking the source makes a concurrent rename or drop of it wait, then see it gone.
       FIRN_ASSIGN_OR_RETURN(
           auto source,
@@ -533,6 +576,46 @@ class SqlCatalogStore final : public CatalogStore {
                                     NamespaceKey(to.ns), to.name, NowMillis()}));
       if (changed != 1) return Fail(NoSuchObjectError(from, kind));
       return sql::RenameLocationOwner(s, OwnerOf(scope, from, kind), OwnerOf(scope, to, kind));
+    });
+  }
+
+  Status MoveObject(const CatalogScope& from_scope, const Identifier& from,
+                    const CatalogScope& to_scope, const Identifier& to, ObjectKind kind,
+                    const std::string& expected_location, const AuditEntry* audit = nullptr,
+                    const GrantsPlan* grants = nullptr) override {
+    if (from_scope.realm != to_scope.realm) {
+      return Fail(ErrorKind::kBadRequest, "A table or view moves only inside its realm");
+    }
+    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, from_scope, grants, ""));
+      FIRN_ASSIGN_OR_RETURN(
+          auto source, FindObject(s, from_scope, from,
+                                  sql::Pick(s, sql::kFindObject, sql::kFindObjectForUpdate)));
+      if (!source || source->kind != kind) return Fail(NoSuchObjectError(from, kind));
+      FIRN_RETURN_IF_ERROR(RequireNamespace(
+          s, to_scope, to.ns, sql::Pick(s, sql::kNamespaceExists, sql::kNamespaceKeyShare)));
+      FIRN_ASSIGN_OR_RETURN(auto target, FindObject(s, to_scope, to));
+      if (target) return Fail(ObjectExistsError(to, kind, target->kind));
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kMoveObject,
+                                   {from_scope.realm, from_scope.catalog, NamespaceKey(from.ns),
+                                    from.name, KindText(kind), to_scope.catalog,
+                                    NamespaceKey(to.ns), to.name, NowMillis(),
+                                    expected_location}));
+      if (changed != 1) {
+        if (source->location != expected_location) {
+          return Fail(PointerMovedError(from, kind, expected_location, source->location));
+        }
+        return Fail(ErrorKind::kCommitFailed,
+                    IdentifierDisplay(from) + " is moving to another catalog; it cannot move");
+      }
+      // The files stay: the claims keep (or gain) the host whose locations hold them.
+      const LocationOwner old_owner = OwnerOf(from_scope, from, kind);
+      FIRN_ASSIGN_OR_RETURN(LocationClaim claim, sql::OwnerClaim(s, old_owner));
+      if (claim.host_catalog.empty()) claim.host_catalog = from_scope.catalog;
+      if (claim.host_catalog == to_scope.catalog) claim.host_catalog.clear();
+      FIRN_RETURN_IF_ERROR(sql::ReleaseLocations(s, old_owner));
+      return sql::ClaimLocations(s, OwnerOf(to_scope, to, kind), claim);
     });
   }
 

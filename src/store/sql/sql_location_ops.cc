@@ -16,8 +16,8 @@ std::string_view LocationsAtStatement(size_t n) {
     auto* out = new std::array<std::string, kMaxLocationDepth + 2>();
     for (size_t i = 1; i < out->size(); ++i) {
       std::string text =
-          "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
-          "WHERE location IN (";
+          "SELECT location, realm, catalog, owner_kind, ns_key, name, host_catalog "
+          "FROM object_locations WHERE location IN (";
       for (size_t p = 1; p <= i; ++p) text += (p > 1 ? ", $" : "$") + std::to_string(p);
       (*out)[i] = text + ")";
     }
@@ -41,6 +41,7 @@ Result<HeldLocation> RowToHeld(const Row& row) {
   held.owner.kind = *kind;
   held.owner.ns = NamespaceFromKey(row.Text(4));
   held.owner.name = std::string(row.Text(5));
+  held.host_catalog = std::string(row.Text(6));
   return held;
 }
 
@@ -167,7 +168,8 @@ Status ClaimLocations(Session& session, const LocationOwner& owner, const Locati
   for (const std::string& location : claim.locations) {
     FIRN_RETURN_IF_ERROR(session.Run(kInsertLocation,
                                      {location, owner.realm, owner.catalog,
-                                      LocationOwnerKindName(owner.kind), ns_key, owner.name}));
+                                      LocationOwnerKindName(owner.kind), ns_key, owner.name,
+                                      claim.host_catalog}));
   }
   return Ok();
 }
@@ -182,6 +184,31 @@ Status RenameLocationOwner(Session& session, const LocationOwner& from, const Lo
   return session.Run(kRenameOwnerLocations,
                      {from.realm, from.catalog, LocationOwnerKindName(from.kind),
                       NamespaceKey(from.ns), from.name, NamespaceKey(to.ns), to.name});
+}
+
+Result<LocationClaim> OwnerClaim(Session& session, const LocationOwner& owner) {
+  LocationClaim claim;
+  FIRN_RETURN_IF_ERROR(session.Query(
+      kOwnerLocations,
+      {owner.realm, owner.catalog, LocationOwnerKindName(owner.kind), NamespaceKey(owner.ns),
+       owner.name},
+      [&](const Row& row) -> Status {
+        claim.locations.emplace_back(row.Text(0));
+        if (!row.Text(1).empty()) claim.host_catalog = std::string(row.Text(1));
+        return Ok();
+      }));
+  return claim;
+}
+
+Result<std::optional<HeldLocation>> HostedBy(Session& session, const std::string& realm,
+                                             const std::string& catalog) {
+  std::optional<HeldLocation> hosted;
+  FIRN_RETURN_IF_ERROR(session.Query(kHostedBy, {realm, catalog}, [&](const Row& row) -> Status {
+    FIRN_ASSIGN_OR_RETURN(HeldLocation h, RowToHeld(row));
+    hosted = std::move(h);
+    return Ok();
+  }));
+  return hosted;
 }
 
 Result<std::vector<HeldLocation>> HoldersOf(Session& session, std::string_view location) {

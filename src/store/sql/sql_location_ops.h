@@ -25,6 +25,11 @@ Status ClaimLocations(Session& session, const LocationOwner& owner, const Locati
 Status ReleaseLocations(Session& session, const LocationOwner& owner);
 // Moves an owner's claims to a new name (rename keeps the locations).
 Status RenameLocationOwner(Session& session, const LocationOwner& from, const LocationOwner& to);
+// What `owner` holds now (its locations, and the host catalog they keep, if any).
+Result<LocationClaim> OwnerClaim(Session& session, const LocationOwner& owner);
+// One object of another catalog whose files lie in `catalog`'s locations (it hosts them), if any.
+Result<std::optional<HeldLocation>> HostedBy(Session& session, const std::string& realm,
+                                             const std::string& catalog);
 // Claims at `location` or at an ancestor of it.
 Result<std::vector<HeldLocation>> HoldersOf(Session& session, std::string_view location);
 Result<std::vector<HeldLocation>> ListClaims(Session& session);

@@ -12,7 +12,7 @@ namespace {
 
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Keys compare byte by byte ({key}), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 7> kSteps = {
+constexpr std::array<std::string_view, 8> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -198,6 +198,14 @@ CREATE TABLE dropped_objects (
 );
 CREATE INDEX dropped_objects_by_catalog ON dropped_objects (realm, catalog, drop_id);
 CREATE INDEX dropped_objects_by_uuid ON dropped_objects (realm, uuid);
+)sql",
+    // 8: grants follow their object (store.h, GrantsPlan): a dropped object keeps the grants
+    // that were on it; and a table or view moved to another catalog keeps its files where they
+    // are, inside its host catalog's locations (store.h, MoveObject).
+    R"sql(
+ALTER TABLE dropped_objects ADD COLUMN grants {text} NOT NULL DEFAULT '';
+ALTER TABLE object_locations ADD COLUMN host_catalog {key} NOT NULL DEFAULT '';
+CREATE INDEX object_locations_by_host ON object_locations (realm, host_catalog);
 )sql",
 };
 

@@ -108,11 +108,20 @@ inline constexpr std::string_view kListFences =
 inline constexpr std::string_view kRenameObject =
     "UPDATE objects SET ns_key = $5, name = $6, updated_ms = $7 "
     "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4";
+// To another catalog of the realm (MoveObject): only the expected pointer, never a moving one.
+inline constexpr std::string_view kMoveObject =
+    "UPDATE objects SET catalog = $6, ns_key = $7, name = $8, updated_ms = $9 "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 AND kind = $5 "
+    "AND metadata_location = $10 AND moving = ''";
 // ---- dropped objects (soft delete) -----------------------------------------------------------
 inline constexpr std::string_view kInsertDropped =
     "INSERT INTO dropped_objects (drop_id, realm, catalog, ns_key, name, kind, "
     "metadata_location, fence, uuid, dropped_ms, expires_ms, purge_requested, detail) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+inline constexpr std::string_view kSetDroppedGrants =
+    "UPDATE dropped_objects SET grants = $4 WHERE realm = $1 AND catalog = $2 AND drop_id = $3";
+inline constexpr std::string_view kLoadDroppedGrants =
+    "SELECT grants FROM dropped_objects WHERE realm = $1 AND catalog = $2 AND drop_id = $3";
 // The pointer goes only if it is still the one being dropped (a commit may have come first).
 inline constexpr std::string_view kDeleteObjectAt =
     "DELETE FROM objects WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND name = $4 "
@@ -159,6 +168,13 @@ inline constexpr std::string_view kBumpAccessVersion =
     "UPDATE access_version SET version = version + 1 WHERE id = 1 RETURNING version";
 inline constexpr std::string_view kReadAccessVersion =
     "SELECT version FROM access_version WHERE id = 1";
+// The access writers' lock without a bump (a GrantsPlan that may change nothing).
+inline constexpr std::string_view kLockAccessVersion =
+    "SELECT version FROM access_version WHERE id = 1 FOR UPDATE";
+// The records of one kind in one scope (a catalog's roles and grants, for a GrantsPlan).
+inline constexpr std::string_view kListScopeRecords =
+    "SELECT realm, kind, scope, name, body, entity_version, created_ms, updated_ms "
+    "FROM access_records WHERE realm = $1 AND kind = $2 AND scope = $3 ORDER BY name";
 inline constexpr std::string_view kFindRecord =
     "SELECT entity_version FROM access_records "
     "WHERE realm = $1 AND kind = $2 AND scope = $3 AND name = $4";
@@ -191,8 +207,16 @@ inline constexpr std::string_view kLiveInstances =
 // ---- location claims (store/location_claims.h) ---------------------------------------------
 
 inline constexpr std::string_view kInsertLocation =
-    "INSERT INTO object_locations (location, realm, catalog, owner_kind, ns_key, name) "
-    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+    "INSERT INTO object_locations (location, realm, catalog, owner_kind, ns_key, name, "
+    "host_catalog) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
+inline constexpr std::string_view kOwnerLocations =
+    "SELECT location, host_catalog FROM object_locations "
+    "WHERE realm = $1 AND catalog = $2 AND owner_kind = $3 AND ns_key = $4 AND name = $5 "
+    "ORDER BY location";
+// Objects of other catalogs whose files lie in this catalog's locations (it may not go).
+inline constexpr std::string_view kHostedBy =
+    "SELECT location, realm, catalog, owner_kind, ns_key, name, host_catalog "
+    "FROM object_locations WHERE realm = $1 AND host_catalog = $2 LIMIT 1";
 inline constexpr std::string_view kDeleteOwnerLocations =
     "DELETE FROM object_locations "
     "WHERE realm = $1 AND catalog = $2 AND owner_kind = $3 AND ns_key = $4 AND name = $5";
@@ -203,15 +227,18 @@ inline constexpr std::string_view kRenameOwnerLocations =
 // any other owner's (for a table or view) or another catalog's (for a container). One is
 // enough to refuse, so the scan stops at the first.
 inline constexpr std::string_view kLocationInsideOtherOwner =
-    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
-    "WHERE location >= $1 AND location < $2 "
+    "SELECT location, realm, catalog, owner_kind, ns_key, name, host_catalog "
+    "FROM object_locations WHERE location >= $1 AND location < $2 "
     "AND NOT (realm = $3 AND catalog = $4 AND owner_kind = $5 AND ns_key = $6 AND name = $7) "
     "LIMIT 1";
+// Objects a catalog hosts (moved to another catalog, files still here) sit inside it freely.
 inline constexpr std::string_view kLocationInsideOtherCatalog =
-    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
-    "WHERE location >= $1 AND location < $2 AND NOT (realm = $3 AND catalog = $4) LIMIT 1";
+    "SELECT location, realm, catalog, owner_kind, ns_key, name, host_catalog "
+    "FROM object_locations WHERE location >= $1 AND location < $2 "
+    "AND NOT (realm = $3 AND catalog = $4) AND NOT (realm = $3 AND host_catalog = $4) LIMIT 1";
 inline constexpr std::string_view kListLocations =
-    "SELECT location, realm, catalog, owner_kind, ns_key, name FROM object_locations "
+    "SELECT location, realm, catalog, owner_kind, ns_key, name, host_catalog "
+    "FROM object_locations "
     "ORDER BY location, realm, catalog, owner_kind, ns_key, name";
 // "SELECT … WHERE location IN ($1, …, $n)": the claims at any of n exact locations (a location
 // and its ancestors). n is 1..kMaxLocationDepth + 1.
