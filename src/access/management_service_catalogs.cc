@@ -46,7 +46,7 @@ Result<Properties> StringProperties(const json::value* v) {
 Status CheckFirnSettings(const Properties& props) {
   FIRN_RETURN_IF_ERROR(catalog::CheckSchemaEvolutionProperty("catalog", props));
   if (auto it = props.find(std::string(catalog::kDropRetentionProperty)); it != props.end()) {
-    FIRN_RETURN_IF_ERROR(catalog::ParseRetention(it->second));
+    FIRN_RETURN_IF_ERROR(catalog::ParseDuration(it->second));
   }
   return Ok();
 }

@@ -148,8 +148,11 @@ int RunServer(ServerConfig config) {
   auto deployment = store->EnsureSetting(std::string(catalog::kDeploymentIdSetting), NewUuidV4());
   if (!deployment) return fail(deployment.error());
   service.SetDeployment(*deployment);
-  service.SetDropRetention(catalog::ParseRetention(config.drop_retention).value_or(
+  service.SetDropRetention(catalog::ParseDuration(config.drop_retention).value_or(
       catalog::kDefaultDropRetention));
+  service.SetLoadCheckInterval(
+      catalog::ParseDuration(config.load_check_interval, "load_check_interval")
+          .value_or(std::chrono::seconds(5)));
   spdlog::info(R"("msg":"deployment","id":"{}")", *deployment);
   auto vending = VendingSettingsOf(config);
   if (!vending) return fail(vending.error());

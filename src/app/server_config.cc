@@ -133,6 +133,7 @@ const std::map<std::string, Setter>& Setters() {
       {"vending_strict", BoolSetter("vending_strict", &ServerConfig::vending_strict)},
       {"s3_key_sets", StringSetter(&ServerConfig::s3_key_sets)},
       {"drop_retention", StringSetter(&ServerConfig::drop_retention)},
+      {"load_check_interval", StringSetter(&ServerConfig::load_check_interval)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},
@@ -276,9 +277,13 @@ Status Finalize(ServerConfig& config) {
                 "The warehouse " + config.warehouse + " must lie inside a storage root (" +
                     config.storage_roots + ")");
   }
-  if (auto retention = catalog::ParseRetention(config.drop_retention); !retention) {
+  if (auto retention = catalog::ParseDuration(config.drop_retention); !retention) {
     return Fail(ErrorKind::kIllegalArgument,
                 "Invalid value for drop_retention: " + retention.error().message);
+  }
+  if (auto every = catalog::ParseDuration(config.load_check_interval, "load_check_interval");
+      !every) {
+    return Fail(ErrorKind::kIllegalArgument, every.error().message);
   }
   if (config.token_lifetime < kMinTokenLifetimeSeconds && !config.test_mode) {
     return Fail(ErrorKind::kIllegalArgument,

@@ -221,6 +221,7 @@ Result<LoadedTable> CatalogService::LoadTable(const RequestContext& ctx, const I
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
   FIRN_ASSIGN_OR_RETURN(auto table, ReadMetadata(ctx, ptr.metadata_location));
+  CheckForeignWritersAfterLoad(ctx, id, ptr, table);
   return LoadedTable{ptr.metadata_location, std::move(table)};
 }
 

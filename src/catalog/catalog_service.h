@@ -32,6 +32,7 @@
 #include "catalog/catalog_registry.h"
 #include "catalog/commit_loop.h"
 #include "catalog/credential_vending.h"
+#include "catalog/foreign_writers.h"
 #include "catalog/input_rules.h"
 #include "catalog/maintenance.h"
 #include "catalog/metadata_cache.h"
@@ -42,6 +43,7 @@
 #include "catalog/task_runner.h"
 #include "common/function_ref.h"
 #include "common/result.h"
+#include "common/worker_pool.h"
 #include "io/object_store.h"
 #include "io/s3/request_signer.h"
 #include "metadata/table_requirement.h"
@@ -71,6 +73,9 @@ struct TableChange {
   Identifier id;
   std::vector<metadata::TableRequirement> requirements;
   std::vector<metadata::TableUpdate> updates;
+  // Internal callers only (maintenance): one more requirement, checked like the others against
+  // the base of every attempt, a retry's newer base included. Unset for REST commits.
+  std::function<Status(const metadata::TableMetadata& base)> also_require;
 };
 
 // A loaded table version. `metadata_location` is empty for a staged (not yet created) table.
@@ -150,6 +155,10 @@ class CatalogService {
   // alone): no claims and no foreign-writer checks. Set before serving.
   void SetDeployment(std::string deployment_id);
   const std::string& deployment() const { return deployment_; }
+  // How often a loaded table version is checked, off the request, for another catalog's
+  // metadata files next to it (foreign_writers.h); 0 = only commits check. Default 5 s. Set
+  // before serving.
+  void SetLoadCheckInterval(std::chrono::milliseconds every) { load_check_every_ = every; }
   // Durable tasks (catalog/task_runner.h, docs/tasks.md): registers the service's handlers
   // ("purge-table") with `runner`, which then carries out purges: a drop with purge enqueues
   // its task before the pointer goes and runs it inside the request for up to `inline_budget`;
@@ -376,6 +385,16 @@ class CatalogService {
   // one whose metadata directory holds a file another catalog wrote next to the current one.
   Status CheckForeignWriters(const RequestContext& ctx, const Identifier& id,
                              const store::ObjectPointer& ptr, const CachedTable& base);
+  // After a load: queues the same check on the background worker, at most once per interval
+  // per table version; a hit fences the table for its next commit.
+  void CheckForeignWritersAfterLoad(const RequestContext& ctx, const Identifier& id,
+                                    const store::ObjectPointer& ptr,
+                                    std::shared_ptr<const CachedTable> table);
+  // Fences table `id` against the `foreign` files found (on top of `fence`): the fence in the
+  // store, the metric, a warning and an audit row naming `op`. Returns the fence.
+  Result<Fence> FenceForeign(const RequestContext& ctx, const Identifier& id,
+                             const std::string& metadata_location, const Fence& fence,
+                             const std::vector<std::string>& foreign, auth::Operation op);
 
   // Runs `write` with the plan `make` gives when grants follow objects (nullptr when they do
   // not), then lets this instance see the grants it changed.
@@ -469,6 +488,9 @@ class CatalogService {
   // Stores of catalogs with their own connection (ObjectsOf), by connection.
   std::mutex own_stores_mu_;
   std::map<std::string, std::shared_ptr<io::ObjectStore>> own_stores_;  // own_stores_mu_
+  std::chrono::milliseconds load_check_every_{5000};
+  // Checks that must not hold up a request; last, so it stops before what its tasks use goes.
+  std::unique_ptr<WorkerPool> background_;
 };
 
 }  // namespace firn::catalog

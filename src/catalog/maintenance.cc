@@ -58,7 +58,7 @@ Result<MaintenanceRequest> ParseMaintenanceRequest(const boost::json::object& bo
       if (!value.is_string()) {
         return Fail(BadField("olderThan", "must be a duration such as \"3d\" or \"3600\""));
       }
-      auto age = ParseRetention(value.as_string());
+      auto age = ParseDuration(value.as_string());
       if (!age) return Fail(BadField("olderThan", "must be a duration such as \"3d\" or \"3600\""));
       r.older_than_ms = std::chrono::duration_cast<std::chrono::milliseconds>(*age).count();
     } else if (key == "retainLast") {
@@ -108,6 +108,19 @@ int64_t TableMaxSnapshotAgeMs(const metadata::TableMetadata& table) {
 int TableMinSnapshotsToKeep(const metadata::TableMetadata& table) {
   auto v = IntProperty(table, "history.expire.min-snapshots-to-keep");
   return v && *v >= 1 && *v < 1000000 ? static_cast<int>(*v) : 1;
+}
+
+Status CheckNoRefOnExpired(const metadata::TableMetadata& base,
+                           const std::vector<int64_t>& expired) {
+  for (const auto& [name, ref] : base.refs) {
+    if (std::ranges::find(expired, ref.snapshot_id) != expired.end()) {
+      return Fail(ErrorKind::kCommitFailed,
+                  "Requirement failed: ref '" + name + "' now points at snapshot " +
+                      std::to_string(ref.snapshot_id) +
+                      ", which this expiry would remove; the expiry plans again next run");
+    }
+  }
+  return Ok();
 }
 
 std::vector<int64_t> SnapshotsToExpire(const metadata::TableMetadata& table, int64_t now_ms,

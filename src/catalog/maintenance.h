@@ -86,6 +86,11 @@ boost::json::object MaintenanceReportJson(const MaintenanceReport& report);
 std::vector<int64_t> SnapshotsToExpire(const metadata::TableMetadata& table, int64_t now_ms,
                                        int64_t max_age_ms, int retain_last);
 
+// kCommitFailed when a ref of `base` points at one of the `expired` snapshots: a tag or branch
+// made after the expiry was planned, which removing the snapshot would take with it.
+Status CheckNoRefOnExpired(const metadata::TableMetadata& base,
+                           const std::vector<int64_t>& expired);
+
 // Defaults from the table's properties (history.expire.max-snapshot-age-ms, 5 days;
 // history.expire.min-snapshots-to-keep, 1).
 int64_t TableMaxSnapshotAgeMs(const metadata::TableMetadata& table);

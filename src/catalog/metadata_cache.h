@@ -5,7 +5,9 @@
 // Thread-safety: all methods are safe to call concurrently.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -42,6 +44,14 @@ class CachedTable {
   const std::string& Etag(SnapshotMode mode) const {
     return mode == SnapshotMode::kRefs ? etag_refs_ : etag_all_;
   }
+  // Whether a load at `now_ms` should look for another catalog's files next to this version
+  // (the last such look was `every_ms` or more ago). True for one caller per interval: one
+  // atomic load on the hot path, a compare-exchange only when an interval has passed.
+  bool ClaimLoadCheck(int64_t now_ms, int64_t every_ms) const {
+    int64_t last = load_checked_ms_.load(std::memory_order_relaxed);
+    return now_ms - last >= every_ms &&
+           load_checked_ms_.compare_exchange_strong(last, now_ms, std::memory_order_relaxed);
+  }
 
  private:
   const std::string& JsonRefs() const;
@@ -51,6 +61,7 @@ class CachedTable {
   std::string etag_refs_;
   mutable std::once_flag refs_once_;
   mutable std::string json_refs_;  // empty = same as json_all_
+  mutable std::atomic<int64_t> load_checked_ms_{0};
 };
 
 std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,

@@ -29,12 +29,13 @@ namespace firn::catalog {
 using auth::Operation;
 using store::ObjectKind;
 
-Result<std::chrono::seconds> ParseRetention(std::string_view text) {
+Result<std::chrono::seconds> ParseDuration(std::string_view text, std::string_view what) {
   const auto bad = [&] {
     return Fail(ErrorKind::kBadRequest,
-                "Invalid " + std::string(kDropRetentionProperty) + " '" + std::string(text) +
+                "Invalid " + std::string(what) + " '" + std::string(text) +
                     "': expected a whole number of seconds, or of minutes, hours or days with "
-                    "the suffix m, h or d (e.g. 7d); 0 turns soft delete off");
+                    "the suffix m, h or d (e.g. 7d)" +
+                    (what == kDropRetentionProperty ? "; 0 turns soft delete off" : ""));
   };
   if (text.empty()) return bad();
   int64_t unit = 1;
@@ -91,7 +92,7 @@ std::chrono::seconds CatalogService::RetentionOf(const RequestContext& ctx) cons
   const CatalogInfo& info = ctx.catalog ? *ctx.catalog : catalogs_.Default();
   auto it = info.properties.find(std::string(kDropRetentionProperty));
   if (it == info.properties.end()) return drop_retention_;
-  auto parsed = ParseRetention(it->second);
+  auto parsed = ParseDuration(it->second);
   if (parsed) return *parsed;
   // Refused when the catalog is created or updated; a value from before that keeps objects.
   spdlog::warn(R"("msg":"invalid drop retention; using the server's","catalog":"{}")",

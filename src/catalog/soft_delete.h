@@ -24,9 +24,11 @@ inline constexpr std::chrono::seconds kDefaultDropRetention{7 * 24 * 3600};
 // The task that ends a dropped object's retention (catalog/task_runner.h).
 inline constexpr std::string_view kExpireDroppedTask = "expire-dropped";
 
-// "<n>" seconds or "<n>s|m|h|d" (n a non-negative integer, at most 100 years).
-// kBadRequest naming the property otherwise.
-Result<std::chrono::seconds> ParseRetention(std::string_view text);
+// A duration as Firn's settings and properties write it (drop retention, maintenance ages and
+// intervals, the load check): "<n>" seconds or "<n>s|m|h|d" (n a non-negative integer, at most
+// 100 years). kBadRequest naming `what` (the setting or property) otherwise.
+Result<std::chrono::seconds> ParseDuration(std::string_view text,
+                                           std::string_view what = kDropRetentionProperty);
 
 // The payload of an expire-dropped task: the drop id.
 std::string EncodeExpireTask(const std::string& drop_id);

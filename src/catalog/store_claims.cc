@@ -15,6 +15,11 @@ std::string StoreClaimUri(std::string_view table_location) {
   return StripTrailingSlash(std::string(table_location)) + "/" + std::string(kClaimFileName);
 }
 
+std::string StoreClaimTakeoverUri(std::string_view table_location, const StoreClaim& moving) {
+  return StripTrailingSlash(std::string(table_location)) + "/" + std::string(kClaimFileName) +
+         ".takeover-" + std::to_string(moving.claimed_ms);
+}
+
 std::string EncodeStoreClaim(const StoreClaim& claim) {
   json::object o;
   o["format"] = kClaimFormat;

@@ -51,6 +51,10 @@ bool SameClaim(const StoreClaim& a, const StoreClaim& b);
 
 // `<location>/.firn-claim.json` (one slash, whatever `location` ends with).
 std::string StoreClaimUri(std::string_view table_location);
+// `<location>/.firn-claim.takeover-<claimed_ms>`: the object whose create-only write decides
+// which of several catalogs takes over the moving claim `moving` (one per move: a move-out
+// stamps its claim anew).
+std::string StoreClaimTakeoverUri(std::string_view table_location, const StoreClaim& moving);
 std::string EncodeStoreClaim(const StoreClaim& claim);
 Result<StoreClaim> DecodeStoreClaim(std::string_view text);
 

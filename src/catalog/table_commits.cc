@@ -78,6 +78,7 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   for (const auto& requirement : change.requirements) {
     FIRN_RETURN_IF_ERROR(metadata::CheckRequirement(requirement, base_meta));
   }
+  if (change.also_require && base_meta) FIRN_RETURN_IF_ERROR(change.also_require(*base_meta));
   // A set-location that moves the table must name one of the catalog's locations. Checked
   // before applying, so the refusal names the location rather than another missing piece.
   for (const auto& update : change.updates) {

@@ -49,6 +49,11 @@ bool SharedLocations(const CatalogInfo& catalog) {
     change.requirements.emplace_back(metadata::AssertRefSnapshotId{name, ref.snapshot_id});
   }
   change.updates.emplace_back(metadata::RemoveSnapshots{expired});
+  // A tag or branch made on an expired snapshot after the plan (a retry's newer base): the
+  // removal would take the new ref with it.
+  change.also_require = [expired](const metadata::TableMetadata& base) {
+    return CheckNoRefOnExpired(base, expired);
+  };
   return change;
 }
 
@@ -551,7 +556,7 @@ Result<TaskOutcome> CatalogService::RunMaintenanceSweep(const store::Task& task,
                                              ? kExpirePolicyProperty
                                              : kOrphanPolicyProperty;
             if (PolicyValue(ctx, id, (*table)->metadata, key).value_or("off") != "on") continue;
-            auto every = ParseRetention(
+            auto every = ParseDuration(
                 PolicyValue(ctx, id, (*table)->metadata, kIntervalProperty).value_or("1d"));
             const int64_t interval =
                 every && every->count() > 0
@@ -561,7 +566,7 @@ Result<TaskOutcome> CatalogService::RunMaintenanceSweep(const store::Task& task,
             request.action = action;
             if (action == MaintenanceAction::kRemoveOrphanFiles) {
               if (auto age = PolicyValue(ctx, id, (*table)->metadata, kOrphanAgeProperty)) {
-                if (auto parsed = ParseRetention(*age)) {
+                if (auto parsed = ParseDuration(*age)) {
                   request.older_than_ms =
                       std::chrono::duration_cast<std::chrono::milliseconds>(*parsed).count();
                 }

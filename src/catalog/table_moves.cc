@@ -105,6 +105,7 @@ Result<StoreClaim> CatalogService::MoveOut(const RequestContext& ctx, const Iden
   // Then the claim says so, for the target to see.
   claim.state = "moving";
   claim.moving_to = to_deployment.empty() ? "*" : to_deployment;
+  claim.claimed_ms = NowMillis();  // a new claim: its takeover marker is this move's own
   io::ObjectStore& objects = ObjectsOf(ctx);
   const std::string uri = StoreClaimUri(table->metadata.location);
   Status rewritten = objects.Delete(uri);

@@ -3,6 +3,7 @@
 // docs/ownership-claims.md). Part of catalog_service.h.
 #include <spdlog/spdlog.h>
 
+#include "catalog/audit.h"
 #include "catalog/catalog_service.h"
 #include "catalog/foreign_writers.h"
 #include "catalog/identifiers.h"
@@ -13,12 +14,15 @@
 
 namespace firn::catalog {
 
+using auth::Operation;
 using store::ObjectKind;
 
 
 void CatalogService::SetDeployment(std::string deployment_id) {
   deployment_ = std::move(deployment_id);
   writer_tag_ = WriterTag(deployment_);
+  // One thread: a check is one listing, and a burst of them waits rather than piles up.
+  if (!deployment_.empty() && !background_) background_ = std::make_unique<WorkerPool>(1, 256);
 }
 
 Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
@@ -30,12 +34,16 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
   StoreClaim mine{deployment_, ctx.scope.realm, ctx.scope.catalog, id.ns, id.name,
                   meta.table_uuid, NowMillis()};
   mine.location = meta.location;
+  std::string marker;  // the takeover marker this call won, if any
   // Two rounds: a stale claim of ours is deleted and written afresh; losing that second write
   // to a concurrent claimer is a conflict like any other.
   for (int round = 0; round < 2; ++round) {
     if (write) {
       Status written = objects.WriteNew(uri, EncodeStoreClaim(mine));
-      if (written) return mine;
+      if (written) {
+        if (!marker.empty()) DeleteQuietly(ctx, marker);
+        return mine;
+      }
       if (written.error().kind != ErrorKind::kAlreadyExists) return Fail(written.error());
     }
     auto text = objects.ReadAtMost(uri, kMaxClaimBytes);
@@ -64,6 +72,18 @@ Result<std::optional<StoreClaim>> CatalogService::ClaimOnStore(
         held->table_uuid == meta.table_uuid &&
         (held->moving_to == "*" || held->moving_to == deployment_)) {
       if (!write) return std::nullopt;
+      // Deleting the moving claim and writing ours are two steps, and a claim open to any
+      // deployment ("*") may have several takers at once: only the one that creates this
+      // move's takeover marker (create-only) goes on, so a later taker cannot delete the
+      // claim the first one wrote.
+      marker = StoreClaimTakeoverUri(meta.location, *held);
+      if (Status won = objects.WriteNew(marker, EncodeStoreClaim(mine)); !won) {
+        if (won.error().kind != ErrorKind::kAlreadyExists) return Fail(won.error());
+        return Fail(ErrorKind::kLocationConflict,
+                    "Table location " + meta.location +
+                        " is being taken over by another catalog at this moment (its move's "
+                        "takeover marker " + marker + " exists); load the table there");
+      }
       FIRN_RETURN_IF_ERROR(objects.Delete(uri));
       continue;
     }
@@ -138,6 +158,16 @@ Status CatalogService::CheckForeignWriters(const RequestContext& ctx, const Iden
                         FindForeignMetadata(ObjectsOf(ctx), base.metadata,
                                             ptr.metadata_location, writer_tag_, fence, false));
   if (foreign.empty()) return Ok();
+  FIRN_ASSIGN_OR_RETURN(Fence fenced, FenceForeign(ctx, id, ptr.metadata_location, fence, foreign,
+                                                   Operation::kUpdateTable));
+  return Fail(FencedCommitError(id, fenced));
+}
+
+Result<Fence> CatalogService::FenceForeign(const RequestContext& ctx, const Identifier& id,
+                                           const std::string& metadata_location,
+                                           const Fence& fence,
+                                           const std::vector<std::string>& foreign,
+                                           Operation op) {
   foreign_writers_detected_.fetch_add(1, std::memory_order_relaxed);
   spdlog::warn(R"("msg":"foreign writer detected; table fenced","catalog":"{}","table":"{}",)"
                R"("file":"{}","request_id":"{}")",
@@ -146,7 +176,36 @@ Status CatalogService::CheckForeignWriters(const RequestContext& ctx, const Iden
   Fence fenced{Fence::State::kFenced, NowMillis(), fence.files};
   fenced.files.insert(fenced.files.end(), foreign.begin(), foreign.end());
   FIRN_RETURN_IF_ERROR(store_->SetFence(ctx.scope, id, ObjectKind::kTable, EncodeFence(fenced)));
-  return Fail(FencedCommitError(id, fenced));
+  store::AuditEntry audit =
+      MakeAudit(ctx, op, AuditObject(id, ObjectKind::kTable), metadata_location);
+  audit.outcome = "fenced";
+  audit.detail = "another catalog wrote " + foreign.front() +
+                 (foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more)" : "") +
+                 "; resolve with `firn admin fence`";
+  (void)store_->AppendAudit(audit);
+  return fenced;
+}
+
+void CatalogService::CheckForeignWritersAfterLoad(const RequestContext& ctx,
+                                                  const Identifier& id,
+                                                  const store::ObjectPointer& ptr,
+                                                  std::shared_ptr<const CachedTable> table) {
+  if (!background_ || load_check_every_.count() <= 0 || !ptr.moving.empty()) return;
+  // Almost every table has no fence; a fenced one is the operator's to resolve already.
+  if (!ptr.fence.empty() && DecodeFence(ptr.fence).state == Fence::State::kFenced) return;
+  if (!table->ClaimLoadCheck(NowMillis(), load_check_every_.count())) return;
+  background_->TrySubmit([this, ctx, id, location = ptr.metadata_location, kept = ptr.fence,
+                          table = std::move(table)] {
+    const Fence fence = DecodeFence(kept);
+    auto foreign = FindForeignMetadata(ObjectsOf(ctx), table->metadata, location, writer_tag_,
+                                       fence, false);
+    if (!foreign || foreign->empty()) return;
+    // Only a table still at that version with that fence: a newer commit checked itself, and
+    // an operator's decision made meanwhile stands.
+    auto now = store_->LoadPointer(ctx.scope, id, ObjectKind::kTable);
+    if (!now || now->metadata_location != location || now->fence != kept) return;
+    (void)FenceForeign(ctx, id, location, fence, *foreign, Operation::kLoadTable);
+  });
 }
 
 }  // namespace firn::catalog

@@ -14,7 +14,7 @@
 #include <unordered_set>
 
 #include "http/server.h"
-#include "http/worker_pool.h"
+#include "common/worker_pool.h"
 
 namespace firn::http {
 

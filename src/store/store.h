@@ -266,7 +266,8 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
 
   virtual Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) = 0;
 
-  // Every (realm, catalog) holding at least one namespace, sorted by realm then catalog.
+  // Every (realm, catalog) holding at least one namespace or dropped object, sorted by realm
+  // then catalog.
   // For admin tools that walk a whole database (firn admin copy-store); not a hot path.
   virtual Result<std::vector<CatalogScope>> ListCatalogScopes() = 0;
 

@@ -186,6 +186,40 @@ def test_only_the_named_target_may_take_a_moving_table(deployments):
     assert ids_of(cb.load_table("lake.t")) == [1, 2]
 
 
+def test_of_two_deployments_taking_an_open_move_at_once_only_one_gets_it(deployments):
+    """A move open to any deployment ("*"): C finds B mid-takeover (B created this move's
+    takeover marker, create-only, and has not written its claim yet) and is refused rather
+    than deleting the claim B is about to write; B finishes, and its marker goes."""
+    a, b, c = deployments
+    ca, cb, cc = make_catalog(a), make_catalog(b), make_catalog(c)
+    for cat in (ca, cb, cc):
+        cat.create_namespace("lake")
+    tbl = ca.create_table("lake.t", schema=SCHEMA)
+    tbl.append(rows([1]))
+    location = local_path(tbl.metadata.location)
+    current = ca.load_table("lake.t").metadata_location
+    assert move_out(a, "lake.t").status_code == 200
+    moving = json.loads((location / CLAIM).read_text())
+    assert moving["state"] == "moving" and moving["moving-to"] == "*", moving
+    markers = lambda: sorted(p.name for p in location.glob(CLAIM + ".takeover-*"))  # noqa: E731
+    assert markers() == []
+    # B is half-way: its marker exists (what B's register writes first).
+    marker = location / f"{CLAIM}.takeover-{moving['claimed-at-ms']}"
+    marker.write_text(json.dumps({"deployment": deployment_of(b)}))
+    with pytest.raises(TableAlreadyExistsError) as refused:
+        cc.register_table("lake.t", current)
+    assert "being taken over" in str(refused.value), refused.value
+    assert json.loads((location / CLAIM).read_text()) == moving, "the loser touched the claim"
+    # B's takeover completes (here: its register, once the marker is its own again).
+    marker.unlink()
+    cb.register_table("lake.t", current)
+    assert json.loads((location / CLAIM).read_text())["deployment"] == deployment_of(b)
+    assert markers() == [], "the winner's takeover marker was left behind"
+    with pytest.raises(TableAlreadyExistsError):
+        cc.register_table("lake.t", current)
+    assert ids_of(cb.load_table("lake.t")) == [1]
+
+
 def test_move_requests_are_checked(deployments):
     a, _, _ = deployments
     ca = make_catalog(a)

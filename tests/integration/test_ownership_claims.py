@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -182,6 +183,32 @@ def test_a_foreign_commit_fences_the_table_and_keep_ours_resumes(forked):
     tbl.append(rows([6]))  # the acknowledged file does not fence again
     assert sorted(ids_of(firn.load_table("lake.events").scan())) == [1, 2, 5, 6]
     assert firn_admin(srv, "fences").returncode == 0
+
+
+def test_a_load_alone_notices_a_foreign_commit(forked):
+    """Nobody commits through Firn after the other catalog did: a load is enough (checked off
+    the request, once per table version per interval), and the next commit meets the fence."""
+    srv, firn, other = forked
+    foreign = Path(other.load_table("lake.events").metadata_location).name
+    started = time.monotonic()
+    tbl = firn.load_table("lake.events")  # served at Firn's version, without waiting
+    assert sorted(ids_of(tbl.scan())) == [1, 2]
+    line = None
+    while time.monotonic() - started < 20:
+        listed = firn_admin(srv, "fences")
+        if listed.returncode == 1:
+            line = json.loads(listed.stdout.splitlines()[0])
+            break
+        time.sleep(0.2)
+    assert line is not None, "no load noticed the foreign commit"
+    assert line["state"] == "fenced" and any(f.endswith(foreign) for f in line["files"])
+    audit = subprocess.run([str(FIRN_BINARY), "admin", "audit", "--db",
+                            f"sqlite://{srv.data_dir / 'firn.db'}", "--operation",
+                            "loadTable"], capture_output=True, text=True, timeout=60)
+    assert "fenced" in audit.stdout and foreign in audit.stdout, audit.stdout[-2000:]
+    with pytest.raises(CommitFailedException) as refused:
+        tbl.append(rows([3]))
+    assert "fenced" in str(refused.value)
 
 
 def test_adopt_takes_the_foreign_chain_when_it_descends_from_ours(forked):

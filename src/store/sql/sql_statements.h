@@ -58,9 +58,11 @@ inline constexpr std::string_view kUpsertProperty =
     "INSERT INTO namespace_properties (realm, catalog, ns_key, name, value) "
     "VALUES ($1, $2, $3, $4, $5) "
     "ON CONFLICT (realm, catalog, ns_key, name) DO UPDATE SET value = excluded.value";
-// Objects need their namespace (foreign key), so namespaces name every used scope.
+// Objects need their namespace (foreign key), so namespaces name every used scope; a dropped
+// object may outlive every namespace of its catalog, so those scopes are named too.
 inline constexpr std::string_view kListCatalogScopes =
-    "SELECT DISTINCT realm, catalog FROM namespaces ORDER BY realm, catalog";
+    "SELECT realm, catalog FROM namespaces UNION SELECT realm, catalog FROM dropped_objects "
+    "ORDER BY realm, catalog";
 
 // ---- tables and views -------------------------------------------------------------------------
 

@@ -72,6 +72,20 @@ TEST(SnapshotsToExpire, EveryRefHeadStaysAndRefOverridesApply) {
   EXPECT_EQ(SnapshotsToExpire(t, kNow, 100 * kHour, 1), (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
+// The expiry's commit re-checks this against every attempt's base: a tag made on a planned
+// victim between the plan and a retried swap stops the expiry instead of being dropped with it.
+TEST(SnapshotsToExpire, AnExpiryRefusesABaseWhereARefNowPointsAtAVictim) {
+  metadata::TableMetadata t = Linear();
+  const std::vector<int64_t> planned = SnapshotsToExpire(t, kNow, 0, 1);
+  ASSERT_EQ(planned, (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_TRUE(CheckNoRefOnExpired(t, planned));
+  t.refs["quarter-end"] = Ref("tag", 3);  // made after the plan
+  auto refused = CheckNoRefOnExpired(t, planned);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitFailed);
+  EXPECT_NE(refused.error().message.find("quarter-end"), std::string::npos);
+}
+
 TEST(SnapshotsToExpire, UnreferencedSnapshotsGoOnlyWhenOld) {
   auto t = Linear();
   t.snapshots.push_back(Snap(10, 2, 30));  // a branch of history no ref reaches, 30 h old
@@ -144,15 +158,15 @@ TEST(MaintenanceTask, PayloadRoundTrips) {
 }
 
 TEST(Retention, ParsesDurationsAndRefusesTheRest) {
-  EXPECT_EQ(ParseRetention("0"), std::chrono::seconds(0));
-  EXPECT_EQ(ParseRetention("3600"), std::chrono::seconds(3600));
-  EXPECT_EQ(ParseRetention("45s"), std::chrono::seconds(45));
-  EXPECT_EQ(ParseRetention("30m"), std::chrono::seconds(1800));
-  EXPECT_EQ(ParseRetention("12h"), std::chrono::seconds(43200));
-  EXPECT_EQ(ParseRetention("7d"), std::chrono::seconds(604800));
+  EXPECT_EQ(ParseDuration("0"), std::chrono::seconds(0));
+  EXPECT_EQ(ParseDuration("3600"), std::chrono::seconds(3600));
+  EXPECT_EQ(ParseDuration("45s"), std::chrono::seconds(45));
+  EXPECT_EQ(ParseDuration("30m"), std::chrono::seconds(1800));
+  EXPECT_EQ(ParseDuration("12h"), std::chrono::seconds(43200));
+  EXPECT_EQ(ParseDuration("7d"), std::chrono::seconds(604800));
   for (std::string_view bad : {"", "d", "7 d", "7days", "-1", "1.5h", "1w", "999999999999d",
                                "٣d"}) {
-    auto refused = ParseRetention(bad);
+    auto refused = ParseDuration(bad);
     ASSERT_FALSE(refused) << bad;
     EXPECT_EQ(refused.error().kind, ErrorKind::kBadRequest);
     EXPECT_NE(refused.error().message.find("firn.drop.retention"), std::string::npos);

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "http/request_id.h"
-#include "http/worker_pool.h"
+#include "common/worker_pool.h"
 
 #include <atomic>
 #include <condition_variable>

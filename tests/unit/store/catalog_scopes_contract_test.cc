@@ -18,6 +18,26 @@ TEST_P(CatalogStoreContractTest, ListCatalogScopesOfEmptyDatabaseIsEmpty) {
   EXPECT_TRUE(scopes->empty());
 }
 
+// A dropped table keeps its catalog listed after its namespace went: the walks that must see
+// every dropped table (what other tables reference, before a purge deletes a file) find it.
+TEST_P(CatalogStoreContractTest, ListCatalogScopesNamesACatalogThatOnlyHoldsDroppedObjects) {
+  const CatalogScope kept{"default", "kept"};
+  ASSERT_TRUE(store_->CreateNamespace(kept, {"a"}, {}));
+  ASSERT_TRUE(store_->CreateObject(kept, {{"a"}, "t"}, ObjectKind::kTable, "file:/m1"));
+  DroppedObject d;
+  d.drop_id = "d1";
+  d.scope = kept;
+  d.id = {{"a"}, "t"};
+  d.metadata_location = "file:/m1";
+  d.expires_ms = 5000;
+  ASSERT_TRUE(store_->SoftDropObject(d));
+  ASSERT_TRUE(store_->DropNamespace(kept, {"a"}));
+  auto scopes = store_->ListCatalogScopes();
+  ASSERT_TRUE(scopes) << scopes.error().message;
+  ASSERT_EQ(scopes->size(), 1u);
+  EXPECT_EQ((*scopes)[0].catalog, "kept");
+}
+
 TEST_P(CatalogStoreContractTest, ListCatalogScopesNamesEveryUsedScopeOnceSorted) {
   ASSERT_TRUE(store_->CreateNamespace({"r2", "c"}, {"a"}, {}));
   ASSERT_TRUE(store_->CreateNamespace({"default", "z"}, {"a"}, {}));

@@ -1,8 +1,8 @@
-#include "http/worker_pool.h"
+#include "common/worker_pool.h"
 
 #include <utility>
 
-namespace firn::http {
+namespace firn {
 
 WorkerPool::WorkerPool(int threads, size_t max_queued) : max_queued_(max_queued) {
   if (threads < 1) threads = 1;
@@ -51,4 +51,4 @@ void WorkerPool::Loop() {
   }
 }
 
-}  // namespace firn::http
+}  // namespace firn

@@ -1,5 +1,6 @@
 // WorkerPool: a fixed set of threads draining a bounded FIFO of tasks. Used by the server to run
-// request handlers off the I/O threads; the bound is what turns overload into a fast 503.
+// request handlers off the I/O threads (the bound is what turns overload into a fast 503), and
+// by the catalog for checks that must not hold up a request (the foreign-writer check of loads).
 //
 // Thread-safety: TrySubmit and Shutdown may be called from any thread. Tasks must not throw
 // (the pool terminates the process if one does; the server wraps handlers in a catch).
@@ -14,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace firn::http {
+namespace firn {
 
 class WorkerPool {
  public:
@@ -45,4 +46,4 @@ class WorkerPool {
   std::vector<std::thread> threads_;
 };
 
-}  // namespace firn::http
+}  // namespace firn
