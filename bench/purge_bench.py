@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Purge throughput (docs/tasks.md): a table of real files (PyIceberg appends, many small data
 files each), dropped with purgeRequested=true; prints the files the purge task deleted, the
-drop request's time and files per second. Run by bench/run_purge.sh against a live server."""
+drop request's time and files per second. With --others N, N other live tables (5 appends
+each) share the catalog: the purge reads all their manifests to spare any file they reference
+(ReferencedByOthers), so their number is part of the cost. Run by bench/run_purge.sh against a
+live server."""
 import argparse
 import json
 import subprocess
@@ -19,6 +22,7 @@ def main() -> None:
     ap.add_argument("--data-dir", required=True)
     ap.add_argument("--appends", type=int, default=20)
     ap.add_argument("--files-per-append", type=int, default=100)
+    ap.add_argument("--others", type=int, default=0)
     args = ap.parse_args()
     cat = RestCatalog("bench", uri=args.uri, credential=args.credential, scope="PRINCIPAL_ROLE:ALL")
     try:
@@ -26,6 +30,19 @@ def main() -> None:
     except Exception:  # noqa: BLE001 - exists from an earlier round
         pass
     schema = pa.schema([("id", pa.int64())])
+    if args.others:
+        try:
+            cat.create_namespace("others")
+        except Exception:  # noqa: BLE001 - exists from an earlier round
+            pass
+        have = {t[-1] for t in cat.list_tables("others")}
+        for i in range(args.others):
+            if f"o{i}" in have:
+                continue
+            other = cat.create_table(f"others.o{i}", schema=schema)
+            for j in range(5):
+                other.append(pa.Table.from_batches(
+                    [pa.record_batch([pa.array([j], pa.int64())], schema=schema)]))
     name = f"purge.t{int(time.time() * 1000)}"
     tbl = cat.create_table(name, schema=schema,
                            properties={"write.target-file-size-bytes": "1"})
@@ -43,7 +60,8 @@ def main() -> None:
                          check=True).stdout
     task = json.loads(out.splitlines()[0])
     deleted = task["progress"]["deleted"]
-    print(f"table: {args.appends} appends in {prep:.1f}s; purge: state={task['state']} "
+    print(f"table: {args.appends} appends in {prep:.1f}s; {args.others} other tables; "
+          f"purge: state={task['state']} "
           f"deleted={deleted} files in {elapsed * 1000:.0f} ms (drop request) = "
           f"{deleted / elapsed:.0f} files/s")
 

@@ -3,18 +3,22 @@
 # builds a table of real files with PyIceberg and drops it with purge; the purge runs as a
 # durable task inside the drop request (soft delete off: --drop-retention 0, so the purge runs
 # at once rather than when a retention ends). Prints numbers; asserts nothing.
-# Usage: bench/run_purge.sh [--appends N] [--files-per-append N] [--rounds N]
+# Usage: bench/run_purge.sh [--appends N] [--files-per-append N] [--rounds N] [--others N]
+#   --others N: N other live tables in the catalog, whose manifests the purge reads to spare the
+#   files they reference (default 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 APPENDS=20
 FILES=100
 ROUNDS=3
+OTHERS=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --appends) APPENDS="$2"; shift 2 ;;
     --files-per-append) FILES="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
+    --others) OTHERS="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -33,5 +37,5 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/v1/config" 
 echo "machine: $(nproc) cores; firn $("$BIN" version); $ROUNDS rounds"
 for _ in $(seq "$ROUNDS"); do
   "$PY" bench/purge_bench.py --uri "http://127.0.0.1:$PORT" --credential "benchadmin:$SECRET" \
-    --bin "$BIN" --data-dir "$WORK/data" --appends "$APPENDS" --files-per-append "$FILES"
+    --bin "$BIN" --data-dir "$WORK/data" --appends "$APPENDS" --files-per-append "$FILES" --others "$OTHERS"
 done
