@@ -169,6 +169,25 @@ int RunServer(ServerConfig config) {
   if (!keks) return fail(keks.error());
   if (auto st = PrepareAccess(*store, config, **keks); !st) return fail(st.error());
   const std::string instance_id = NewUuidV4();
+  // Commit intents (docs/recovery.md, "No stray metadata files"); test mode may shorten the
+  // waits so a test can kill an instance and see its strays swept.
+  catalog::PendingLimits pending;
+  if (config.test_mode) {
+    auto ms = [](const char* name, std::chrono::milliseconds fallback) {
+      const char* v = std::getenv(name);
+      return v ? std::chrono::milliseconds(std::max<long long>(std::atoll(v), 1)) : fallback;
+    };
+    pending.min_age = ms("FIRN_TEST_PENDING_MIN_AGE_MS", pending.min_age);
+    pending.writer_gone_after = ms("FIRN_TEST_PENDING_GONE_MS", pending.writer_gone_after);
+    pending.sweep_every = ms("FIRN_TEST_PENDING_SWEEP_MS", pending.sweep_every);
+    pending.attempt_limit = std::min(pending.attempt_limit, pending.min_age / 2);
+  }
+  service.SetInstance(instance_id, pending);
+  if (config.test_mode) {
+    if (const char* pause = std::getenv("FIRN_TEST_COMMIT_PAUSE_MS")) {
+      service.SetTestCommitPause(std::chrono::milliseconds(std::atoll(pause)));
+    }
+  }
   access::AccessState access_state(store, instance_id, *keks);
   if (auto st = access_state.Start(); !st) return fail(st.error());
   service.SetObjectGrants(std::make_shared<access::StoredObjectGrants>(&access_state));

@@ -104,11 +104,17 @@ Result<std::string> CatalogService::DefaultLocation(const RequestContext& ctx,
   return location;
 }
 
-void CatalogService::DeleteQuietly(const RequestContext& ctx, const std::string& location) {
+bool CatalogService::DeleteQuietly(const RequestContext& ctx, const std::string& location) {
   if (auto st = ObjectsOf(ctx).Delete(location); !st) {
     spdlog::warn(R"("msg":"could not delete unreferenced metadata file","file":"{}","error":"{}")",
                  log::Escape(location), log::Escape(st.error().message));
+    return false;
   }
+  return true;
+}
+
+void CatalogService::DiscardWritten(const RequestContext& ctx, const std::string& location) {
+  if (DeleteQuietly(ctx, location)) ForgetPending(location);
 }
 
 // Deletes files an earlier version of `owner` wrote and no longer references (old metadata
@@ -197,7 +203,9 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   // writes metadata.
   FIRN_ASSIGN_OR_RETURN(std::optional<StoreClaim> store_claim,
                         ClaimOnStore(ctx, id, meta, /*write=*/true));
-  if (auto st = ObjectsOf(ctx).WriteNew(file, metadata::EncodeMetadataFile(meta, file)); !st) {
+  if (auto st = WriteMetadataFile(ctx, id, ObjectKind::kTable, file,
+                                  metadata::EncodeMetadataFile(meta, file));
+      !st) {
     WithdrawClaim(ctx, store_claim);
     return Fail(st.error());
   }
@@ -206,11 +214,12 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
   if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kTable, file, &audit, &claim);
       !st) {
     if (st.error().kind != ErrorKind::kCommitStateUnknown) {
-      DeleteQuietly(ctx, file);
+      DiscardWritten(ctx, file);
       WithdrawClaim(ctx, store_claim);
     }
     return Fail(st.error());
   }
+  ForgetPending(file);
   auto entry = MakeCachedTable(file, std::move(meta));
   cache_.Put(entry);
   return LoadedTable{file, entry};

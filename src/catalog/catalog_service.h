@@ -98,6 +98,16 @@ struct TableAccess {
   std::string warning;  // set when credentials were asked for and none could be vended
 };
 
+// How commit intents (store::PendingFile) are kept and swept (pending_files.cc).
+struct PendingLimits {
+  // An attempt whose intent is older than this does not swap (it is discarded and retried), so
+  // a sweep that waited longer never deletes a file its pointer is about to name.
+  std::chrono::milliseconds attempt_limit{30000};
+  std::chrono::milliseconds min_age{60000};            // intents never swept younger than this
+  std::chrono::milliseconds writer_gone_after{15000};  // no heartbeat for this: writer gone
+  std::chrono::milliseconds sweep_every{60000};
+};
+
 // A table or view moved to another catalog of the deployment (CatalogService::MoveObject).
 struct MovedObject {
   store::ObjectKind kind = store::ObjectKind::kTable;
@@ -159,6 +169,20 @@ class CatalogService {
   // metadata files next to it (foreign_writers.h); 0 = only commits check. Default 5 s. Set
   // before serving.
   void SetLoadCheckInterval(std::chrono::milliseconds every) { load_check_every_ = every; }
+  // This instance's id (instance_acks): commits record intents under it (pending_files.cc),
+  // and AttachTasks sweeps the intents of instances that are gone. Unset: no intents (tests,
+  // admin commands, which write no metadata files). Set before serving.
+  void SetInstance(std::string instance_id, PendingLimits limits = {}) {
+    instance_ = std::move(instance_id);
+    pending_limits_ = limits;
+  }
+  // Test mode only: a pause after a commit that sets the table property `firn.test.pause`
+  // wrote its metadata file and before it swaps, so a test can kill the instance in between
+  // (FIRN_TEST_COMMIT_PAUSE_MS).
+  void SetTestCommitPause(std::chrono::milliseconds pause) { test_commit_pause_ = pause; }
+  // Resolves the intents of writers that are gone: keeps the files their objects' pointers
+  // name or chains list, deletes the others. How many files it deleted.
+  Result<size_t> SweepPendingFiles();
   // Durable tasks (catalog/task_runner.h, docs/tasks.md): registers the service's handlers
   // ("purge-table") with `runner`, which then carries out purges: a drop with purge enqueues
   // its task before the pointer goes and runs it inside the request for up to `inline_budget`;
@@ -349,7 +373,11 @@ class CatalogService {
   // renamed away) still holds that location.
   Result<std::string> DefaultLocation(const RequestContext& ctx, const Identifier& id,
                                       store::ObjectKind kind, const Properties& ns_props);
-  void DeleteQuietly(const RequestContext& ctx, const std::string& location);
+  // Whether it deleted (a failure is logged).
+  bool DeleteQuietly(const RequestContext& ctx, const std::string& location);
+  // A written metadata file whose commit did not happen: deleted, then its intent forgotten (a
+  // failed delete leaves the intent for the sweep).
+  void DiscardWritten(const RequestContext& ctx, const std::string& location);
   void DeleteOwned(const RequestContext& ctx, const store::LocationOwner& owner,
                    const std::string& location, const std::vector<std::string>& files);
   Result<store::LocationClaim> CheckedTableClaim(const RequestContext& ctx,
@@ -396,6 +424,19 @@ class CatalogService {
                              const std::string& metadata_location, const Fence& fence,
                              const std::vector<std::string>& foreign, auth::Operation op);
 
+  // Records the intent (when an instance is set), then writes the metadata file for object
+  // `id`. The intent's time (0 without one), for PendingTooOld before the swap.
+  Result<int64_t> WriteMetadataFile(const RequestContext& ctx, const Identifier& id,
+                                    store::ObjectKind kind, const std::string& location,
+                                    std::string_view bytes);
+  // The outcome of the write at `location` is known (its pointer moved, or it was deleted).
+  void ForgetPending(const std::string& location);
+  // kCommitFailed when the attempt whose intent was recorded at `pending_ms` is too old to swap
+  // (PendingLimits::attempt_limit): the loop discards it and tries again.
+  Status CheckAttemptAge(int64_t pending_ms) const;
+  // Whether an intent's file is still needed: the current file or in the chain of whoever
+  // owns its location now.
+  Result<bool> StillNeeded(const RequestContext& ctx, const store::PendingFile& pending);
   // Runs `write` with the plan `make` gives when grants follow objects (nullptr when they do
   // not), then lets this instance see the grants it changed.
   Status WithGrants(FunctionRef<store::GrantsPlan(const ObjectGrants&)> make,
@@ -489,6 +530,9 @@ class CatalogService {
   std::mutex own_stores_mu_;
   std::map<std::string, std::shared_ptr<io::ObjectStore>> own_stores_;  // own_stores_mu_
   std::chrono::milliseconds load_check_every_{5000};
+  std::string instance_;
+  PendingLimits pending_limits_;
+  std::chrono::milliseconds test_commit_pause_{0};
   // Checks that must not hold up a request; last, so it stops before what its tasks use goes.
   std::unique_ptr<WorkerPool> background_;
 };

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "catalog/audit.h"
 #include "catalog/authorization.h"
@@ -51,6 +52,7 @@ struct CatalogService::PreparedCommit {
   std::vector<std::string> dropped_metadata_files;
   std::optional<store::LocationClaim> claim;  // set when the commit moves what the table owns
   std::optional<StoreClaim> store_claim;      // a create's claim on the store (store_claims.h)
+  int64_t pending_ms = 0;                     // when its intent was recorded (pending_files.cc)
 };
 
 Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const RequestContext& ctx,
@@ -137,12 +139,16 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
                           ClaimOnStore(ctx, change.id, applied.metadata, /*write=*/true));
   }
   std::string json = metadata::SerializeTableMetadata(applied.metadata);
-  if (auto st = ObjectsOf(ctx).WriteNew(
-          p.new_location,
-          metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json);
-      !st) {
+  auto written = WriteMetadataFile(
+      ctx, change.id, ObjectKind::kTable, p.new_location,
+      metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json);
+  if (!written) {
     WithdrawClaim(ctx, p.store_claim);
-    return Fail(st.error());
+    return Fail(written.error());
+  }
+  p.pending_ms = *written;
+  if (test_commit_pause_.count() > 0 && applied.metadata.properties.contains("firn.test.pause")) {
+    std::this_thread::sleep_for(test_commit_pause_);  // test mode: a window for kill -9
   }
   p.dropped_metadata_files = std::move(applied.dropped_metadata_files);
   p.result = MakeCachedTable(p.new_location, std::move(applied.metadata), std::move(json));
@@ -182,6 +188,7 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
                 MakeAudit(ctx, Operation::kUpdateTable, AuditObject(change.id, ObjectKind::kTable),
                           p.base_location.value_or(""), p.new_location);
             const store::LocationClaim* claim = p.claim ? &*p.claim : nullptr;
+            FIRN_RETURN_IF_ERROR(CheckAttemptAge(p.pending_ms));
             if (!p.base_location) {
               return store_->CreateObject(ctx.scope, change.id, ObjectKind::kTable,
                                           p.new_location, &audit, claim);
@@ -192,7 +199,7 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
             return Ok();
           },
           [&](const PreparedCommit& p) {
-            DeleteQuietly(ctx, p.new_location);
+            DiscardWritten(ctx, p.new_location);
             WithdrawClaim(ctx, p.store_claim);
           }));
   if (!p.changed) return LoadedTable{*p.base_location, p.result};
@@ -202,6 +209,7 @@ Result<LoadedTable> CatalogService::CommitTable(const RequestContext& ctx,
 
 // After a swap: the new version is cached and the metadata files it let go are deleted.
 void CatalogService::Committed(const RequestContext& ctx, const PreparedCommit& p) {
+  ForgetPending(p.new_location);
   cache_.Put(p.result);
   DeleteOwned(ctx, OwnerOf(ctx, p.id, ObjectKind::kTable), p.result->metadata.location,
               p.dropped_metadata_files);
@@ -244,7 +252,7 @@ Status CatalogService::CommitTables(const RequestContext& ctx,
   auto discard = [&](const Attempt& prepared) {
     for (const auto& p : prepared) {
       if (!p.changed) continue;
-      DeleteQuietly(ctx, p.new_location);
+      DiscardWritten(ctx, p.new_location);
       WithdrawClaim(ctx, p.store_claim);
     }
   };
@@ -272,6 +280,7 @@ Status CatalogService::CommitTables(const RequestContext& ctx,
             std::vector<store::AuditEntry> audits;
             for (const auto& p : attempt) {
               if (!p.changed) continue;
+              FIRN_RETURN_IF_ERROR(CheckAttemptAge(p.pending_ms));
               swaps.push_back({p.id, ObjectKind::kTable, p.base_location, p.new_location,
                                p.claim});
               audits.push_back(MakeAudit(ctx, Operation::kCommitTransaction,

@@ -1,6 +1,7 @@
 // CatalogService: purge as a durable task (catalog/task_runner.h, docs/tasks.md). Part of
 // catalog_service.h.
 #include <boost/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "catalog/catalog_service.h"
 #include "catalog/location_ownership.h"
@@ -8,6 +9,7 @@
 #include "catalog/maintenance.h"
 #include "catalog/purge.h"
 #include "catalog/soft_delete.h"
+#include "common/log.h"
 #include "common/macros.h"
 
 namespace firn::catalog {
@@ -36,6 +38,16 @@ void CatalogService::AttachTasks(std::shared_ptr<TaskRunner> runner, CatalogReso
                    [this](const store::Task& task, TaskControl& control) {
                      return RunExpireDroppedTask(task, control);
                    });
+  // Every instance sweeps the commit intents of instances that are gone (pending_files.cc).
+  if (!instance_.empty()) {
+    tasks_->AddPeriodic(pending_limits_.sweep_every, [this] {
+      auto swept = SweepPendingFiles();
+      if (!swept) {
+        spdlog::warn(R"("msg":"sweep of commit intents failed","error":"{}")",
+                     log::Escape(swept.error().message));
+      }
+    });
+  }
 }
 
 Result<TaskOutcome> CatalogService::RunPurgeTask(const store::Task& task, TaskControl& control) {

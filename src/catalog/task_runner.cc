@@ -198,11 +198,21 @@ store::TaskState TaskRunner::Run(const store::Task& task, SteadyClock::time_poin
   return state;
 }
 
+void TaskRunner::AddPeriodic(std::chrono::milliseconds every, std::function<void()> work) {
+  periodic_.push_back({every, std::move(work), {}});
+}
+
 void TaskRunner::Loop() {
   while (true) {
     {
       std::lock_guard lock(mu_);
       if (stopping_) return;
+    }
+    for (Periodic& p : periodic_) {
+      const auto now = SteadyClock::now();
+      if (now < p.next) continue;
+      p.next = now + p.every;
+      p.work();
     }
     auto claimed = store_.ClaimTask(instance_id_, NowMillis(), options_.lease.count());
     if (claimed && *claimed) {

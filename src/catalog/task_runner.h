@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/result.h"
 #include "store/task_store.h"
@@ -69,6 +70,10 @@ class TaskRunner {
   TaskRunner& operator=(const TaskRunner&) = delete;
 
   void Register(std::string kind, TaskHandler handler);
+  // Work this instance does on its own, every `every` (first at start), on the runner's
+  // thread between tasks: housekeeping whose every run is idempotent, so that it needs no
+  // durable task of its own (the sweep of commit intents). Register before Start.
+  void AddPeriodic(std::chrono::milliseconds every, std::function<void()> work);
   void Start();
   void Stop();  // waits for the task in hand to stop at its next step
 
@@ -91,6 +96,12 @@ class TaskRunner {
   const std::string instance_id_;
   const TaskRunnerOptions options_;
   std::map<std::string, TaskHandler> handlers_;
+  struct Periodic {
+    std::chrono::milliseconds every;
+    std::function<void()> work;
+    std::chrono::steady_clock::time_point next{};
+  };
+  std::vector<Periodic> periodic_;  // the runner's thread only, after Start
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;  // mu_

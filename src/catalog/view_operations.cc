@@ -51,6 +51,7 @@ struct CatalogService::PreparedViewCommit {
   std::string new_location;
   std::shared_ptr<const metadata::ViewMetadata> result;
   std::optional<store::LocationClaim> claim;  // set when the replace moves what the view owns
+  int64_t pending_ms = 0;                     // when its intent was recorded (pending_files.cc)
 };
 
 // The locations `meta` claims for view `id`, refused (before any write) when the catalog does
@@ -110,14 +111,16 @@ Result<LoadedView> CatalogService::CreateView(const RequestContext& ctx, const N
   FIRN_ASSIGN_OR_RETURN(store::LocationClaim claim, CheckedViewClaim(ctx, id, meta));
   const std::string file = metadata::NewViewMetadataLocation(meta, std::nullopt);
   FIRN_RETURN_IF_ERROR(CheckLocationAllowed(ctx, catalogs_, file));  // write.metadata.path
-  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(file, metadata::EncodeViewMetadataFile(meta, file)));
+  FIRN_RETURN_IF_ERROR(WriteMetadataFile(ctx, id, ObjectKind::kView, file,
+                                         metadata::EncodeViewMetadataFile(meta, file)));
   const store::AuditEntry audit =
       MakeAudit(ctx, Operation::kCreateView, AuditObject(id, ObjectKind::kView), "", file);
   if (auto st = store_->CreateObject(ctx.scope, id, ObjectKind::kView, file, &audit, &claim);
       !st) {
-    if (st.error().kind != ErrorKind::kCommitStateUnknown) DeleteQuietly(ctx, file);
+    if (st.error().kind != ErrorKind::kCommitStateUnknown) DiscardWritten(ctx, file);
     return Fail(st.error());
   }
+  ForgetPending(file);
   return LoadedView{file, std::make_shared<const metadata::ViewMetadata>(std::move(meta))};
 }
 
@@ -161,8 +164,10 @@ Result<CatalogService::PreparedViewCommit> CatalogService::PrepareViewCommit(
   p.new_location = metadata::NewViewMetadataLocation(applied.metadata, p.base_location);
   FIRN_RETURN_IF_ERROR(CheckFileAllowed(ctx, OwnerOf(ctx, change.id, ObjectKind::kView),
                                         p.new_location));
-  FIRN_RETURN_IF_ERROR(ObjectsOf(ctx).WriteNew(
-      p.new_location, metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
+  FIRN_ASSIGN_OR_RETURN(
+      p.pending_ms,
+      WriteMetadataFile(ctx, change.id, ObjectKind::kView, p.new_location,
+                        metadata::EncodeViewMetadataFile(applied.metadata, p.new_location)));
   p.result = std::make_shared<const metadata::ViewMetadata>(std::move(applied.metadata));
   return p;
 }
@@ -178,12 +183,13 @@ Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
         const store::AuditEntry audit =
             MakeAudit(ctx, Operation::kReplaceView, AuditObject(change.id, ObjectKind::kView),
                       p.base_location, p.new_location);
+        FIRN_RETURN_IF_ERROR(CheckAttemptAge(p.pending_ms));
         FIRN_RETURN_IF_ERROR(store_->SwapPointer(ctx.scope, change.id, ObjectKind::kView,
                                                  p.base_location, p.new_location, &audit,
                                                  p.claim ? &*p.claim : nullptr));
         return Ok();
       },
-      [&](const PreparedViewCommit& p) { DeleteQuietly(ctx, p.new_location); });
+      [&](const PreparedViewCommit& p) { DiscardWritten(ctx, p.new_location); });
   if (!result) {
     RecordCommitRefusal(*store_,
                         MakeAudit(ctx, Operation::kReplaceView,
@@ -192,6 +198,7 @@ Result<LoadedView> CatalogService::ReplaceView(const RequestContext& ctx,
     return Fail(result.error());
   }
   if (!result->changed) return LoadedView{result->base_location, result->result};
+  ForgetPending(result->new_location);
   return LoadedView{result->new_location, result->result};
 }
 

@@ -10,6 +10,8 @@
 #include "app/admin_commands.h"
 #include "app/admin_fences.h"
 #include "app/admin_moves.h"
+#include "app/admin_recover.h"
+#include "app/admin_verify.h"
 #include "app/admin_tasks.h"
 #include "app/location_index.h"
 #include "app/bootstrap_command.h"
@@ -105,6 +107,60 @@ int main(int argc, char** argv) {
                     "A previous key-encryption key that still opens keys (KEK rotation)");
   };
   add_kek_options(bootstrap, bootstrap_args.store);
+
+  // The database (and object store) flags of the commands that open a deployment's database
+  // as `firn serve` does.
+  auto add_db_options = [](CLI::App* cmd, firn::app::StoreFlags& flags) {
+    cmd->add_option("--db", flags.db_url, "Database URL (as for serve)");
+    cmd->add_option("--data-dir", flags.data_dir, "Data directory");
+    cmd->add_option("--password-file", flags.password_file,
+                    "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+    cmd->add_option("--warehouse", flags.warehouse, "Warehouse URI (as for serve)");
+  };
+
+  firn::app::RecoverArgs recover_args;
+  auto* recover = app.add_subcommand(
+      "recover",
+      "Rebuild a catalog from the object store: find every table under a prefix, choose each "
+      "head by its metadata-log chain, register it (docs/recovery.md)");
+  recover->add_option("--prefix", recover_args.prefix, "file:// or s3:// URI to search")
+      ->required();
+  recover->add_option("--catalog", recover_args.catalog,
+                      "Target catalog (default: the configured one)");
+  recover->add_option("--realm", recover_args.realm, "Realm (default: default)");
+  recover->add_flag("--dry-run", recover_args.dry_run, "Print the plan; change nothing");
+  recover->add_option("--threads", recover_args.threads, "Parallel listings and registers (8)");
+  recover->add_option("--on-fork", recover_args.on_fork,
+                      "report (default: register none of a fork) | latest (the latest "
+                      "last-updated-ms)");
+  recover->add_option("--pointers", recover_args.pointers,
+                      "A pointer source settling forks: JSON lines naming metadata files, or "
+                      "a Firn database URL (repeatable)");
+  recover->add_option("--take-over-from", recover_args.take_over_from,
+                      "A deployment id known to be gone: its claims are replaced (repeatable)");
+  recover->add_option("--namespace", recover_args.ns,
+                      "Namespace (a.b) for tables right under the prefix");
+  recover->add_flag("--json", recover_args.json, "JSON lines even on a terminal");
+  add_db_options(recover, recover_args.store);
+
+  firn::app::VerifyArgs verify_args;
+  auto* verify = app.add_subcommand(
+      "verify",
+      "Check tables whole (chain, every referenced file) and record or compare their history "
+      "(docs/recovery.md)");
+  verify->add_option("--catalog", verify_args.catalog, "Catalog (default: the configured one)");
+  verify->add_option("--realm", verify_args.realm, "Realm (default: default)");
+  verify->add_option("--namespace", verify_args.ns, "Only this namespace (a.b) and below");
+  verify->add_option("--table", verify_args.table, "Only this table (ns.t)");
+  verify->add_option("--prefix", verify_args.prefix,
+                     "Verify the heads found on the store under this URI instead of the "
+                     "catalog's pointers");
+  verify->add_option("--record", verify_args.record, "Write one history record per table here");
+  verify->add_option("--compare", verify_args.compare,
+                     "Compare with records written by --record; name every difference");
+  verify->add_option("--threads", verify_args.threads, "Tables verified at once (8)");
+  verify->add_flag("--json", verify_args.json, "JSON lines even on a terminal");
+  add_db_options(verify, verify_args.store);
 
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
@@ -223,10 +279,7 @@ int main(int argc, char** argv) {
   move_table->add_option("--catalog", move_args.catalog, "Source catalog (default: the configured one)");
   move_table->add_option("--realm", move_args.realm, "Realm (default: default)");
   move_table->add_flag("--view", move_args.view, "Move a view, not a table");
-  move_table->add_option("--db", move_args.store.db_url, "Database URL (as for serve)");
-  move_table->add_option("--data-dir", move_args.store.data_dir, "Data directory");
-  move_table->add_option("--password-file", move_args.store.password_file,
-                         "PostgreSQL password file (else FIRN_DB_PASSWORD)");
+  add_db_options(move_table, move_args.store);
 
   firn::app::TasksArgs tasks_args;
   auto* tasks = admin->add_subcommand(
@@ -290,6 +343,8 @@ int main(int argc, char** argv) {
   if (fences->parsed()) return firn::app::RunAdminFences(fences_args);
   if (fence->parsed()) return firn::app::RunAdminFence(fence_args);
   if (move_table->parsed()) return firn::app::RunAdminMoveTable(move_args);
+  if (recover->parsed()) return firn::app::RunRecover(recover_args);
+  if (verify->parsed()) return firn::app::RunVerify(verify_args);
   if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "io/object_store.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -45,6 +46,10 @@ class RoutingObjectStore final : public ObjectStore {
     FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(prefix));
     return store->List(prefix);
   }
+  Result<Children> ListChildren(std::string_view dir) override {
+    FIRN_ASSIGN_OR_RETURN(ObjectStore * store, Route(dir));
+    return store->ListChildren(dir);
+  }
 
  private:
   Result<ObjectStore*> Route(std::string_view uri) {
@@ -83,6 +88,27 @@ Result<std::unique_ptr<ObjectStore>> MakeStore(StoreKind kind, const ObjectStore
 }
 
 }  // namespace
+
+Result<ObjectStore::Children> ObjectStore::ListChildren(std::string_view dir) {
+  std::string prefix(dir);
+  if (prefix.empty() || prefix.back() != '/') prefix.push_back('/');
+  FIRN_ASSIGN_OR_RETURN(std::vector<ObjectInfo> all, List(prefix));
+  Children out;
+  std::string last_dir;
+  for (ObjectInfo& info : all) {
+    if (!info.uri.starts_with(prefix)) continue;
+    const size_t slash = info.uri.find('/', prefix.size());
+    if (slash == std::string::npos) {
+      out.objects.push_back(std::move(info));
+    } else if (std::string sub = info.uri.substr(0, slash + 1); sub != last_dir) {
+      last_dir = sub;
+      if (std::find(out.dirs.begin(), out.dirs.end(), sub) == out.dirs.end()) {
+        out.dirs.push_back(std::move(sub));
+      }
+    }
+  }
+  return out;
+}
 
 Error ObjectTooLargeError(std::string_view uri, size_t max_bytes) {
   return Error(ErrorKind::kPayloadTooLarge, "Object is larger than " +

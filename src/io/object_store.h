@@ -44,6 +44,15 @@ class ObjectStore {
   virtual Result<bool> Exists(std::string_view uri) = 0;
   // Every object whose URI starts with `prefix`, recursively.
   virtual Result<std::vector<ObjectInfo>> List(std::string_view prefix) = 0;
+  // One level of the "directory" `dir` (a URI; a missing trailing '/' is added): the objects
+  // directly in it, and the URIs of its sub-directories (each ending with '/'), as S3's
+  // delimiter listing gives them, so that a walk never lists what it does not descend into.
+  // The default lists `dir` recursively and rolls the rest up; stores override it.
+  struct Children {
+    std::vector<ObjectInfo> objects;
+    std::vector<std::string> dirs;
+  };
+  virtual Result<Children> ListChildren(std::string_view dir);
 };
 
 // kPayloadTooLarge "Object is larger than <max_bytes> bytes: <uri>".

@@ -142,6 +142,18 @@ struct PropertiesUpdateResult {
   std::vector<std::string> missing;
 };
 
+// A metadata file a commit is about to write (an intent): recorded before the write, removed
+// once the commit's outcome is known. One left behind names a file a crashed instance may have
+// written without its pointer ever moving to it (catalog: SweepPendingFiles).
+struct PendingFile {
+  std::string location;     // the metadata file
+  CatalogScope scope;
+  Identifier id;            // the table or view it is for
+  ObjectKind kind = ObjectKind::kTable;
+  std::string instance;     // the instance that writes it (instance_acks' id)
+  int64_t created_ms = 0;
+};
+
 struct MetricsReport {
   Identifier table;
   std::string report_type;
@@ -265,6 +277,12 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
                                    std::span<const AuditEntry> audits = {}) = 0;
 
   virtual Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) = 0;
+
+  // Commit intents (PendingFile). Adding one that exists is kAlreadyExists; removing a missing
+  // one is not an error. List: those created before `before_ms`, oldest first.
+  virtual Status AddPendingFile(const PendingFile& pending) = 0;
+  virtual Status RemovePendingFiles(const std::vector<std::string>& locations) = 0;
+  virtual Result<std::vector<PendingFile>> ListPendingFiles(int64_t before_ms, int64_t limit) = 0;
 
   // Every (realm, catalog) holding at least one namespace or dropped object, sorted by realm
   // then catalog.

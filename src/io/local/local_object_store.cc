@@ -230,6 +230,38 @@ Result<bool> LocalObjectStore::Exists(std::string_view uri) {
   return Fail(IoError(errno, "stat", uri));
 }
 
+namespace {
+
+// The names in directory `dir` that start with `starting_with` ("." and ".." never), as
+// readdir returns them: no allocation per entry but for a match, no stat. A missing directory
+// has none. `uri` names the listing in errors.
+Result<std::vector<std::string>> NamesIn(const std::string& dir, std::string_view starting_with,
+                                         std::string_view uri) {
+  std::vector<std::string> names;
+  DIR* handle = ::opendir(dir.c_str());
+  if (handle == nullptr) {
+    if (errno == ENOENT || errno == ENOTDIR) return names;
+    return Fail(IoError(errno, "list", uri));
+  }
+  int read_error = 0;
+  while (true) {
+    errno = 0;  // readdir says "end" and "error" alike with nullptr; only errno tells
+    const dirent* entry = ::readdir(handle);
+    if (entry == nullptr) {
+      read_error = errno;
+      break;
+    }
+    const std::string_view name(entry->d_name);
+    if (name == "." || name == ".." || !name.starts_with(starting_with)) continue;
+    names.emplace_back(name);
+  }
+  ::closedir(handle);
+  if (read_error != 0) return Fail(IoError(read_error, "list", uri));
+  return names;
+}
+
+}  // namespace
+
 Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) {
   FIRN_ASSIGN_OR_RETURN(size_t offset, PathOffset(prefix));
   const std::string uri_head(prefix.substr(0, offset));  // listed URIs keep the prefix's form
@@ -243,26 +275,7 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
   const std::string base = path_prefix.substr(0, cut + 1);  // with its trailing '/'
   const std::string_view partial = std::string_view(path_prefix).substr(cut + 1);
   std::vector<ObjectInfo> out;
-  DIR* dir = ::opendir(base.c_str());
-  if (dir == nullptr) {
-    if (errno == ENOENT || errno == ENOTDIR) return out;
-    return Fail(IoError(errno, "list", prefix));
-  }
-  std::vector<std::string> matches;
-  int read_error = 0;
-  while (true) {
-    errno = 0;  // readdir says "end" and "error" alike with nullptr; only errno tells
-    const dirent* entry = ::readdir(dir);
-    if (entry == nullptr) {
-      read_error = errno;
-      break;
-    }
-    const std::string_view name(entry->d_name);
-    if (name == "." || name == ".." || !name.starts_with(partial)) continue;
-    matches.emplace_back(name);
-  }
-  ::closedir(dir);
-  if (read_error != 0) return Fail(IoError(read_error, "list", prefix));
+  FIRN_ASSIGN_OR_RETURN(std::vector<std::string> matches, NamesIn(base, partial, prefix));
   std::error_code ec;
   for (const std::string& name : matches) {
     const std::string path = base + name;
@@ -290,6 +303,29 @@ Result<std::vector<ObjectInfo>> LocalObjectStore::List(std::string_view prefix) 
   }
   std::sort(out.begin(), out.end(),
             [](const ObjectInfo& a, const ObjectInfo& b) { return a.uri < b.uri; });
+  return out;
+}
+
+Result<ObjectStore::Children> LocalObjectStore::ListChildren(std::string_view dir) {
+  std::string prefix(dir);
+  if (prefix.empty() || prefix.back() != '/') prefix.push_back('/');
+  FIRN_ASSIGN_OR_RETURN(size_t offset, PathOffset(prefix));
+  const std::string path = prefix.substr(offset);
+  Children out;
+  FIRN_ASSIGN_OR_RETURN(std::vector<std::string> names, NamesIn(path, "", dir));
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    struct stat st;
+    if (::lstat((path + name).c_str(), &st) != 0) continue;  // vanished while listing
+    if (S_ISDIR(st.st_mode)) {
+      out.dirs.push_back(prefix + name + "/");
+      continue;
+    }
+    if (S_ISLNK(st.st_mode) && ::stat((path + name).c_str(), &st) != 0) continue;
+    if (!S_ISREG(st.st_mode)) continue;
+    out.objects.push_back(
+        ObjectInfo{prefix + name, static_cast<int64_t>(st.st_size), ModifiedMillis(st)});
+  }
   return out;
 }
 

@@ -39,6 +39,7 @@ class LocalObjectStore final : public ObjectStore {
   Status Delete(std::string_view uri) override;
   Result<bool> Exists(std::string_view uri) override;
   Result<std::vector<ObjectInfo>> List(std::string_view prefix) override;
+  Result<Children> ListChildren(std::string_view dir) override;
 };
 
 }  // namespace firn::io

@@ -89,12 +89,13 @@ Result<bool> S3Client::HeadObject(std::string_view bucket, std::string_view key,
 
 Result<ListPage> S3Client::ListObjectsV2(std::string_view bucket, std::string_view prefix,
                                          std::string_view continuation_token,
-                                         std::string_view uri) {
+                                         std::string_view uri, std::string_view delimiter) {
   std::vector<QueryParam> query = {{"list-type", "2"}};
   if (impl_->http->config().list_page_size > 0 && impl_->http->config().list_page_size != 1000) {
     query.push_back({"max-keys", std::to_string(impl_->http->config().list_page_size)});
   }
   if (!prefix.empty()) query.push_back({"prefix", std::string(prefix)});
+  if (!delimiter.empty()) query.push_back({"delimiter", std::string(delimiter)});
   if (!continuation_token.empty()) {
     query.push_back({"continuation-token", std::string(continuation_token)});
   }

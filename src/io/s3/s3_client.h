@@ -43,8 +43,10 @@ class S3Client {
   Status DeleteObject(std::string_view bucket, std::string_view key, std::string_view uri);
   Result<bool> HeadObject(std::string_view bucket, std::string_view key, std::string_view uri);
   // One ListObjectsV2 page (up to 1000 keys); pass the previous page's token to continue.
+  // `delimiter` (e.g. "/"): keys past it are rolled up into the page's common prefixes.
   Result<ListPage> ListObjectsV2(std::string_view bucket, std::string_view prefix,
-                                 std::string_view continuation_token, std::string_view uri);
+                                 std::string_view continuation_token, std::string_view uri,
+                                 std::string_view delimiter = {});
 
  private:
   struct Impl;

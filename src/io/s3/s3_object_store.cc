@@ -73,4 +73,30 @@ Result<std::vector<ObjectInfo>> S3ObjectStore::List(std::string_view prefix) {
   return out;
 }
 
+Result<ObjectStore::Children> S3ObjectStore::ListChildren(std::string_view dir) {
+  std::string prefix(dir);
+  if (prefix.empty() || prefix.back() != '/') prefix.push_back('/');
+  FIRN_ASSIGN_OR_RETURN(S3Location location, ParseS3Uri(prefix));
+  Children out;
+  std::string token;
+  do {
+    FIRN_ASSIGN_OR_RETURN(ListPage page, client_->ListObjectsV2(location.bucket, location.key,
+                                                                token, prefix, "/"));
+    for (ListedObject& object : page.objects) {
+      out.objects.push_back({S3UriOf(location, object.key), object.size,
+                             ParseIso8601Millis(object.last_modified).value_or(0)});
+    }
+    for (const std::string& key : page.common_prefixes) {
+      out.dirs.push_back(S3UriOf(location, key));
+    }
+    if (!page.truncated) break;
+    if (page.next_continuation_token == token) {
+      return Fail(ErrorKind::kInternal, "Failed to list objects: " + prefix,
+                  "ListObjectsV2 returned the same continuation token twice");
+    }
+    token = std::move(page.next_continuation_token);
+  } while (true);
+  return out;
+}
+
 }  // namespace firn::io::s3

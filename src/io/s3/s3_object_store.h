@@ -33,6 +33,7 @@ class S3ObjectStore final : public ObjectStore {
   Status Delete(std::string_view uri) override;
   Result<bool> Exists(std::string_view uri) override;
   Result<std::vector<ObjectInfo>> List(std::string_view prefix) override;
+  Result<Children> ListChildren(std::string_view dir) override;
 
  private:
   explicit S3ObjectStore(std::unique_ptr<S3Client> client);

@@ -194,6 +194,12 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
   if (root.name != "ListBucketResult") return Malformed("expected <ListBucketResult>");
   ListPage page;
   for (const XmlElement& child : root.children) {
+    if (child.name == "CommonPrefixes") {
+      std::string_view prefix = child.ChildText("Prefix");
+      if (prefix.empty()) return Malformed("<CommonPrefixes> without <Prefix>");
+      page.common_prefixes.emplace_back(prefix);
+      continue;
+    }
     if (child.name != "Contents") continue;
     const XmlElement* key = child.Child("Key");
     if (key == nullptr || key->text.empty()) return Malformed("<Contents> without <Key>");

@@ -39,6 +39,7 @@ struct ListedObject {
 
 struct ListPage {
   std::vector<ListedObject> objects;
+  std::vector<std::string> common_prefixes;  // with a delimiter: the "sub-directories" (keys)
   bool truncated = false;
   std::string next_continuation_token;
 };

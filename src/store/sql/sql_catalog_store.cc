@@ -638,6 +638,44 @@ class SqlCatalogStore final : public CatalogStore {
     });
   }
 
+  Status AddPendingFile(const PendingFile& p) override {
+    return runner_->Write(WriteMode::kSingle, [&](Session& s) -> Status {
+      return s.Run(sql::kInsertPending,
+                   {p.location, p.scope.realm, p.scope.catalog, NamespaceKey(p.id.ns),
+                    p.id.name, KindText(p.kind), p.instance,
+                    p.created_ms != 0 ? p.created_ms : NowMillis()});
+    });
+  }
+
+  Status RemovePendingFiles(const std::vector<std::string>& locations) override {
+    if (locations.empty()) return Ok();
+    return runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {
+      for (const std::string& location : locations) {
+        FIRN_RETURN_IF_ERROR(s.Run(sql::kDeletePending, {location}));
+      }
+      return Ok();
+    });
+  }
+
+  Result<std::vector<PendingFile>> ListPendingFiles(int64_t before_ms, int64_t limit) override {
+    std::vector<PendingFile> out;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      out.clear();
+      return s.Query(sql::kListPending, {before_ms, limit}, [&](const Row& row) -> Status {
+        PendingFile p;
+        p.location = std::string(row.Text(0));
+        p.scope = CatalogScope{std::string(row.Text(1)), std::string(row.Text(2))};
+        p.id = Identifier{NamespaceFromKey(row.Text(3)), std::string(row.Text(4))};
+        p.kind = KindFromText(row.Text(5));
+        p.instance = std::string(row.Text(6));
+        p.created_ms = row.Int(7);
+        out.push_back(std::move(p));
+        return Ok();
+      });
+    }));
+    return out;
+  }
+
   Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) override {
     return runner_->Write(WriteMode::kSingle, [&](Session& s) {
       return s.Run(sql::kInsertMetrics,

@@ -200,12 +200,25 @@ CREATE INDEX dropped_objects_by_catalog ON dropped_objects (realm, catalog, drop
 CREATE INDEX dropped_objects_by_uuid ON dropped_objects (realm, uuid);
 )sql",
     // 8: grants follow their object (store.h, GrantsPlan): a dropped object keeps the grants
-    // that were on it; and a table or view moved to another catalog keeps its files where they
-    // are, inside its host catalog's locations (store.h, MoveObject).
+    // that were on it; a table or view moved to another catalog keeps its files where they
+    // are, inside its host catalog's locations (store.h, MoveObject); and commit intents
+    // (store.h, PendingFile), so that a crash never leaves a metadata file no pointer names.
     R"sql(
 ALTER TABLE dropped_objects ADD COLUMN grants {text} NOT NULL DEFAULT '';
 ALTER TABLE object_locations ADD COLUMN host_catalog {key} NOT NULL DEFAULT '';
 CREATE INDEX object_locations_by_host ON object_locations (realm, host_catalog);
+
+CREATE TABLE pending_files (
+  location    {key} PRIMARY KEY,
+  realm       {key} NOT NULL,
+  catalog     {key} NOT NULL,
+  ns_key      {key} NOT NULL,
+  name        {key} NOT NULL,
+  kind        {text} NOT NULL CHECK (kind IN ('table', 'view')),
+  instance    {key} NOT NULL,
+  created_ms  {int64} NOT NULL
+);
+CREATE INDEX pending_files_by_age ON pending_files (created_ms);
 )sql",
 };
 

@@ -142,6 +142,14 @@ inline constexpr std::string_view kFindDroppedByUuid =
     "WHERE realm = $1 AND uuid = $2 ORDER BY drop_id";
 inline constexpr std::string_view kDeleteDropped =
     "DELETE FROM dropped_objects WHERE realm = $1 AND catalog = $2 AND drop_id = $3";
+// ---- commit intents (store.h, PendingFile) ---------------------------------------------------
+inline constexpr std::string_view kInsertPending =
+    "INSERT INTO pending_files (location, realm, catalog, ns_key, name, kind, instance, "
+    "created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+inline constexpr std::string_view kDeletePending = "DELETE FROM pending_files WHERE location = $1";
+inline constexpr std::string_view kListPending =
+    "SELECT location, realm, catalog, ns_key, name, kind, instance, created_ms "
+    "FROM pending_files WHERE created_ms < $1 ORDER BY created_ms, location LIMIT $2";
 inline constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";

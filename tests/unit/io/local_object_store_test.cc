@@ -270,3 +270,33 @@ TEST(ObjectStoreTest, DefaultStoreRoutesLocalUrisAndRefusesOtherSchemes) {
 
 }  // namespace
 }  // namespace firn::io
+
+namespace firn::io {
+namespace {
+
+// One level at a time, as an S3 delimiter listing: the discovery of `firn recover` never
+// descends into what it does not ask for (a table's data/).
+TEST_F(LocalObjectStoreTest, ListChildrenGivesOneLevelOfObjectsAndDirectories) {
+  ASSERT_TRUE(store_.WriteNew(Uri("wh/db/t/metadata/00000-a.metadata.json"), "{}"));
+  ASSERT_TRUE(store_.WriteNew(Uri("wh/db/t/data/part-0.parquet"), "x"));
+  ASSERT_TRUE(store_.WriteNew(Uri("wh/db/t/notes.txt"), "hello"));
+  auto children = store_.ListChildren(Uri("wh/db/t"));  // no trailing '/': one is added
+  ASSERT_TRUE(children) << children.error().message;
+  ASSERT_EQ(children->objects.size(), 1u);
+  EXPECT_EQ(children->objects[0].uri, Uri("wh/db/t/notes.txt"));
+  EXPECT_EQ(children->objects[0].size, 5);
+  EXPECT_EQ(children->dirs,
+            (std::vector<std::string>{Uri("wh/db/t/data/"), Uri("wh/db/t/metadata/")}));
+  auto missing = store_.ListChildren(Uri("wh/nothing/"));
+  ASSERT_TRUE(missing);
+  EXPECT_TRUE(missing->objects.empty() && missing->dirs.empty());
+  // The default (any store without its own): the same answer from a recursive listing.
+  auto fallback = store_.ObjectStore::ListChildren(Uri("wh/db/t/"));
+  ASSERT_TRUE(fallback);
+  EXPECT_EQ(fallback->dirs, children->dirs);
+  ASSERT_EQ(fallback->objects.size(), 1u);
+  EXPECT_EQ(fallback->objects[0].uri, children->objects[0].uri);
+}
+
+}  // namespace
+}  // namespace firn::io

@@ -50,6 +50,21 @@ TEST(S3XmlTest, KeepsWhitespaceAndCdataInKeys) {
   EXPECT_EQ(page->objects[1].key, "x<y>&z");
 }
 
+// A delimiter listing rolls sub-"directories" up into <CommonPrefixes> (recover's discovery).
+TEST(S3XmlTest, CommonPrefixesAreTheSubDirectories) {
+  auto page = ParseListObjectsV2(
+      "<ListBucketResult><Prefix>wh/db/</Prefix><Delimiter>/</Delimiter>"
+      "<Contents><Key>wh/db/readme</Key><Size>3</Size></Contents>"
+      "<CommonPrefixes><Prefix>wh/db/t1/</Prefix></CommonPrefixes>"
+      "<CommonPrefixes><Prefix>wh/db/t2/</Prefix></CommonPrefixes>"
+      "<IsTruncated>false</IsTruncated></ListBucketResult>");
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->objects.size(), 1u);
+  EXPECT_EQ(page->common_prefixes, (std::vector<std::string>{"wh/db/t1/", "wh/db/t2/"}));
+  EXPECT_FALSE(ParseListObjectsV2("<ListBucketResult><CommonPrefixes></CommonPrefixes>"
+                                  "<IsTruncated>false</IsTruncated></ListBucketResult>"));
+}
+
 TEST(S3XmlTest, TruncatedWithoutTokenIsRefused) {
   auto page = ParseListObjectsV2(
       "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>");
