@@ -280,7 +280,7 @@ std::string TableJson(const TableOutcome& t) {
   }
   if (!t.unreadable.empty()) o["unreadable"] = Strings(t.unreadable);
   if (!t.detail.empty()) o["detail"] = t.detail;
-  o["ms"] = static_cast<double>(t.micros) / 1000.0;
+  o["us"] = t.micros;
   return boost::json::serialize(o);
 }
 
@@ -290,11 +290,12 @@ std::string SummaryJson(const RecoverReport& report, bool dry_run) {
   o["dry-run"] = dry_run;
   o["tables"] = report.tables.size();
   for (const auto& [action, n] : report.counts) o[TableActionName(action)] = n;
-  o["discover-seconds"] = report.discover_seconds;
-  o["seconds"] = report.total_seconds;
+  o["discover-ms"] = static_cast<int64_t>(report.discover_seconds * 1000);
+  o["ms"] = static_cast<int64_t>(report.total_seconds * 1000);
   o["tables-per-second"] =
-      report.total_seconds > 0 ? static_cast<double>(report.tables.size()) / report.total_seconds
-                               : 0.0;
+      report.total_seconds > 0
+          ? static_cast<int64_t>(static_cast<double>(report.tables.size()) / report.total_seconds)
+          : int64_t{0};
   return boost::json::serialize(o);
 }
 
