@@ -11,6 +11,7 @@
 #include "app/admin_fences.h"
 #include "app/admin_moves.h"
 #include "app/admin_recover.h"
+#include "app/admin_replicate.h"
 #include "app/admin_verify.h"
 #include "app/admin_tasks.h"
 #include "app/location_index.h"
@@ -161,6 +162,41 @@ int main(int argc, char** argv) {
   verify->add_option("--threads", verify_args.threads, "Tables verified at once (8)");
   verify->add_flag("--json", verify_args.json, "JSON lines even on a terminal");
   add_db_options(verify, verify_args.store);
+
+  firn::app::ReplicateArgs replicate_args;
+  auto* replicate = app.add_subcommand(
+      "replicate",
+      "Copy tables to another store or prefix, each table's files before its metadata, so the "
+      "replica is always consistent (docs/recovery.md)");
+  replicate->add_option("--from", replicate_args.from, "Source prefix URI")->required();
+  replicate->add_option("--to", replicate_args.to, "Destination prefix URI")->required();
+  replicate->add_option("--rewrite-prefix", replicate_args.rewrite,
+                        "OLD=NEW: rewrite absolute paths inside metadata files, manifest lists "
+                        "and manifests as they are copied");
+  replicate->add_option("--threads", replicate_args.threads, "Objects copied at once (8)");
+  replicate->add_flag("--json", replicate_args.json, "JSON lines even on a terminal");
+  replicate->add_option("--to-s3-endpoint", replicate_args.to_s3_endpoint,
+                        "The destination's S3 endpoint (default: the source's)");
+  replicate->add_option("--to-s3-access-key-id", replicate_args.to_s3_access_key_id,
+                        "The destination's access key id");
+  replicate->add_option("--to-s3-secret-access-key-file",
+                        replicate_args.to_s3_secret_access_key_file,
+                        "A file holding the destination's secret access key");
+  replicate->add_option("--to-s3-region", replicate_args.to_s3_region, "The destination's region");
+  replicate->add_flag("--register", replicate_args.register_tables,
+                      "Register every copied head into the replica catalog (warm standby)");
+  replicate->add_option("--replica-data-dir", replicate_args.replica.data_dir,
+                        "The replica catalog's data directory");
+  replicate->add_option("--replica-db", replicate_args.replica.db_url,
+                        "The replica catalog's database URL");
+  replicate->add_option("--replica-warehouse", replicate_args.replica.warehouse,
+                        "The replica catalog's warehouse (its storage root)");
+  replicate->add_option("--replica-catalog", replicate_args.replica_catalog,
+                        "The replica catalog (default: its configured one)");
+  replicate->add_option("--realm", replicate_args.realm, "Realm of the replica catalog");
+  replicate->add_flag("--unsafe-object-copy", replicate_args.object_copy)
+      ->group("");  // drills only: the wrong order
+  add_db_options(replicate, replicate_args.store);
 
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
@@ -345,6 +381,7 @@ int main(int argc, char** argv) {
   if (move_table->parsed()) return firn::app::RunAdminMoveTable(move_args);
   if (recover->parsed()) return firn::app::RunRecover(recover_args);
   if (verify->parsed()) return firn::app::RunVerify(verify_args);
+  if (replicate->parsed()) return firn::app::RunReplicate(replicate_args);
   if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

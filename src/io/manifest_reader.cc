@@ -279,6 +279,8 @@ struct Container {
   SchemaPtr schema;
   std::string codec;
   std::vector<Block> blocks;
+  std::string_view header;  // magic, file metadata and sync marker, as written
+  std::string_view sync;
 };
 
 Result<Container> ParseContainer(std::string_view bytes) {
@@ -311,6 +313,8 @@ Result<Container> ParseContainer(std::string_view bytes) {
   std::string_view sync;
   FIRN_RETURN_IF_ERROR(d.ReadRaw(kSyncSize, &sync));
   if (!schema_json) return Fail(ErrorKind::kBadRequest, "file header has no avro.schema");
+  out.sync = sync;
+  out.header = bytes.substr(0, static_cast<size_t>(sync.data() + sync.size() - bytes.data()));
 
   while (!d.AtEnd()) {
     Block block;
@@ -371,14 +375,166 @@ Status Inflate(std::string_view in, int64_t budget, std::string* out) {
   return Ok();
 }
 
-// Decodes every record of every block with `read_one`, which must consume exactly one record.
-template <typename Entry>
-Result<std::vector<Entry>> ReadAll(
-    const Container& file, const std::function<Status(Decoder&, Entry*)>& read_one) {
+// Avro's zig-zag varint.
+void WriteLong(std::string& out, int64_t value) {
+  uint64_t n = (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+}
+
+// Raw RFC 1951 deflate, as Avro's "deflate" codec wants it.
+Result<std::string> Deflate(std::string_view in) {
+  z_stream zs{};
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return Fail(ErrorKind::kInternal, "zlib initialisation failed");
+  }
+  std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&zs, deflateEnd);
+  std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
+    return Fail(ErrorKind::kInternal, "zlib deflate failed");
+  }
+  out.resize(zs.total_out);
+  return out;
+}
+
+// Copies values of a writer schema from a Decoder to an output, rewriting the strings of the
+// path fields on the way. Counted blocks of arrays and maps are re-written with plain counts
+// (their byte sizes would no longer hold).
+class PathCopier {
+ public:
+  PathCopier(std::string_view from, std::string_view to) : from_(from), to_(to) {}
+
+  size_t rewritten() const { return rewritten_; }
+  // Bounds the work on one block of `size` bytes (hostile input: huge counts of zero-width
+  // items), as the decoder's own budget does.
+  void StartBlock(size_t size) { steps_left_ = static_cast<int64_t>(size) * 8 + 4096; }
+
+  Status Copy(Decoder& d, avro_schema_t schema, std::string_view field, int depth,
+              std::string& out) {
+    if (depth > kMaxDepth) return Fail(ErrorKind::kBadRequest, "values nested too deeply");
+    if (--steps_left_ < 0) return Fail(ErrorKind::kBadRequest, "too many values for block size");
+    schema = Unlink(schema);
+    if (schema == nullptr) return Fail(ErrorKind::kBadRequest, "unresolved named type");
+    if (is_avro_union(schema)) {
+      int64_t index = 0;
+      FIRN_RETURN_IF_ERROR(d.ReadLong(&index));
+      if (index < 0 || static_cast<uint64_t>(index) >= avro_schema_union_size(schema)) {
+        return Fail(ErrorKind::kBadRequest, "union branch index out of range");
+      }
+      WriteLong(out, index);
+      return Copy(d, avro_schema_union_branch(schema, static_cast<int>(index)), field, depth + 1,
+                  out);
+    }
+    std::string_view raw;
+    int64_t number = 0;
+    switch (avro_typeof(schema)) {
+      case AVRO_NULL:
+        return Ok();
+      case AVRO_BOOLEAN:
+        FIRN_RETURN_IF_ERROR(d.ReadRaw(1, &raw));
+        out.append(raw);
+        return Ok();
+      case AVRO_INT32:
+      case AVRO_INT64:
+      case AVRO_ENUM:
+        FIRN_RETURN_IF_ERROR(d.ReadLong(&number));
+        WriteLong(out, number);
+        return Ok();
+      case AVRO_FLOAT:
+        FIRN_RETURN_IF_ERROR(d.ReadRaw(4, &raw));
+        out.append(raw);
+        return Ok();
+      case AVRO_DOUBLE:
+        FIRN_RETURN_IF_ERROR(d.ReadRaw(8, &raw));
+        out.append(raw);
+        return Ok();
+      case AVRO_BYTES:
+        FIRN_RETURN_IF_ERROR(d.ReadBytes(&raw));
+        WriteLong(out, static_cast<int64_t>(raw.size()));
+        out.append(raw);
+        return Ok();
+      case AVRO_STRING: {
+        FIRN_RETURN_IF_ERROR(d.ReadBytes(&raw));
+        const bool path = field == "manifest_path" || field == "file_path" ||
+                          field == "referenced_data_file";
+        if (path && raw.starts_with(from_)) {
+          const std::string changed = to_ + std::string(raw.substr(from_.size()));
+          WriteLong(out, static_cast<int64_t>(changed.size()));
+          out.append(changed);
+          ++rewritten_;
+          return Ok();
+        }
+        WriteLong(out, static_cast<int64_t>(raw.size()));
+        out.append(raw);
+        return Ok();
+      }
+      case AVRO_FIXED: {
+        const int64_t size = avro_schema_fixed_size(schema);
+        if (size < 0) return Fail(ErrorKind::kBadRequest, "invalid fixed size");
+        FIRN_RETURN_IF_ERROR(d.ReadRaw(static_cast<size_t>(size), &raw));
+        out.append(raw);
+        return Ok();
+      }
+      case AVRO_RECORD: {
+        const size_t n = avro_schema_record_size(schema);
+        for (size_t i = 0; i < n; ++i) {
+          const char* name = avro_schema_record_field_name(schema, static_cast<int>(i));
+          avro_schema_t f = avro_schema_record_field_get_by_index(schema, static_cast<int>(i));
+          if (name == nullptr || f == nullptr) {
+            return Fail(ErrorKind::kBadRequest, "malformed record schema");
+          }
+          FIRN_RETURN_IF_ERROR(Copy(d, f, name, depth + 1, out));
+        }
+        return Ok();
+      }
+      case AVRO_ARRAY:
+      case AVRO_MAP: {
+        const bool is_map = is_avro_map(schema);
+        avro_schema_t item =
+            is_map ? avro_schema_map_values(schema) : avro_schema_array_items(schema);
+        for (;;) {
+          int64_t count = 0;
+          FIRN_RETURN_IF_ERROR(d.ReadBlockCount(&count));
+          WriteLong(out, count);
+          if (count == 0) return Ok();
+          for (int64_t i = 0; i < count; ++i) {
+            if (is_map) {
+              FIRN_RETURN_IF_ERROR(d.ReadBytes(&raw));
+              WriteLong(out, static_cast<int64_t>(raw.size()));
+              out.append(raw);
+            }
+            FIRN_RETURN_IF_ERROR(Copy(d, item, "", depth + 1, out));
+          }
+        }
+      }
+      case AVRO_UNION:
+      case AVRO_LINK:
+        break;
+    }
+    return Fail(ErrorKind::kBadRequest, "unexpected schema type");
+  }
+
+ private:
+  const std::string_view from_;
+  const std::string to_;
+  size_t rewritten_ = 0;
+  int64_t steps_left_ = 0;
+};
+
+// Decodes every block of `file` (its codec checked, inflated within the budget) and hands it
+// to `each`, which must consume exactly its records; trailing bytes are refused.
+Status ForEachBlock(const Container& file,
+                    const std::function<Status(Decoder&, const Block&)>& each) {
   if (file.codec != "null" && file.codec != "deflate") {
     return Fail(ErrorKind::kBadRequest, "unsupported codec '" + Clip(file.codec) + "'");
   }
-  std::vector<Entry> entries;
   std::string inflated;
   int64_t budget = kMaxDecodedBytes;
   for (const Block& block : file.blocks) {
@@ -389,13 +545,51 @@ Result<std::vector<Entry>> ReadAll(
       data = inflated;
     }
     Decoder d(data);
+    FIRN_RETURN_IF_ERROR(each(d, block));
+    if (!d.AtEnd()) return Fail(ErrorKind::kBadRequest, "data block has trailing bytes");
+  }
+  return Ok();
+}
+
+Result<std::string> RewriteImpl(std::string_view bytes, std::string_view from,
+                                std::string_view to, size_t* rewritten) {
+  FIRN_ASSIGN_OR_RETURN(Container file, ParseContainer(bytes));
+  avro_schema_t record = Unlink(file.schema.get());
+  PathCopier copier(from, to);
+  std::string out(file.header);
+  FIRN_RETURN_IF_ERROR(ForEachBlock(file, [&](Decoder& d, const Block& block) -> Status {
+    copier.StartBlock(d.remaining());
+    std::string encoded;
+    encoded.reserve(d.remaining() + 64);
+    for (int64_t i = 0; i < block.count; ++i) {
+      FIRN_RETURN_IF_ERROR(copier.Copy(d, record, "", 0, encoded));
+    }
+    if (file.codec == "deflate") {
+      FIRN_ASSIGN_OR_RETURN(encoded, Deflate(encoded));
+    }
+    WriteLong(out, block.count);
+    WriteLong(out, static_cast<int64_t>(encoded.size()));
+    out.append(encoded);
+    out.append(file.sync);
+    return Ok();
+  }));
+  if (rewritten) *rewritten = copier.rewritten();
+  return out;
+}
+
+// Decodes every record of every block with `read_one`, which must consume exactly one record.
+template <typename Entry>
+Result<std::vector<Entry>> ReadAll(
+    const Container& file, const std::function<Status(Decoder&, Entry*)>& read_one) {
+  std::vector<Entry> entries;
+  FIRN_RETURN_IF_ERROR(ForEachBlock(file, [&](Decoder& d, const Block& block) -> Status {
     for (int64_t i = 0; i < block.count; ++i) {
       Entry entry;
       FIRN_RETURN_IF_ERROR(read_one(d, &entry));
       entries.push_back(std::move(entry));
     }
-    if (!d.AtEnd()) return Fail(ErrorKind::kBadRequest, "data block has trailing bytes");
-  }
+    return Ok();
+  }));
   return entries;
 }
 
@@ -500,6 +694,11 @@ Result<std::vector<ManifestListEntry>> ReadManifestList(std::string_view avro_by
 
 Result<std::vector<ManifestFileEntry>> ReadManifest(std::string_view avro_bytes) {
   return WithContext(ReadManifestImpl(avro_bytes), "manifest");
+}
+
+Result<std::string> RewriteManifestPaths(std::string_view avro_bytes, std::string_view from,
+                                         std::string_view to, size_t* rewritten) {
+  return WithContext(RewriteImpl(avro_bytes, from, to, rewritten), "manifest file to rewrite");
 }
 
 }  // namespace firn::io

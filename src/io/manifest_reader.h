@@ -59,4 +59,13 @@ struct ManifestFileEntry {
 // Returns every manifest_entry record in file order, whatever its status.
 Result<std::vector<ManifestFileEntry>> ReadManifest(std::string_view avro_bytes);
 
+// A manifest list or manifest whose paths start with `from` rewritten to start with `to`
+// (replication into a bucket or root of another name, docs/recovery.md): `manifest_path`, and
+// `file_path` and `referenced_data_file` of data files, wherever the schema places them. Every
+// other byte of every record is copied as it is; the header (schema, codec, Iceberg's keys)
+// and the sync marker are kept; blocks are re-encoded with the file's codec. `rewritten`
+// counts the paths changed. Errors as ReadManifest ("Cannot rewrite manifest file: …").
+Result<std::string> RewriteManifestPaths(std::string_view avro_bytes, std::string_view from,
+                                         std::string_view to, size_t* rewritten = nullptr);
+
 }  // namespace firn::io

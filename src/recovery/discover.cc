@@ -108,7 +108,12 @@ class Walk {
 }  // namespace
 
 bool IsMetadataFileName(std::string_view name) {
-  return name.ends_with(".metadata.json") && name.size() > std::string_view(".metadata.json").size();
+  for (std::string_view suffix : {".metadata.json", ".metadata.json.gz"}) {
+    if (name.ends_with(suffix) && name.size() > suffix.size() && !name.starts_with('.')) {
+      return true;
+    }
+  }
+  return false;
 }
 
 Result<std::vector<FoundTable>> Discover(io::ObjectStore& objects, std::string_view prefix,

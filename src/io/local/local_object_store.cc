@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -193,24 +195,41 @@ Status LocalObjectStore::WriteNew(std::string_view uri, std::string_view data) {
     return Fail(ErrorKind::kIllegalArgument, "Location names a directory: " + std::string(uri));
   }
   FIRN_RETURN_IF_ERROR(MakeDirectories(path.parent_path(), uri));
-  Fd fd(OpenRetry(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) {
-    if (errno == EEXIST) {
-      return Fail(ErrorKind::kAlreadyExists, "File already exists: " + std::string(uri));
-    }
-    return Fail(IoError(errno, "write", uri));
+  if (::access(path.c_str(), F_OK) == 0) {
+    return Fail(ErrorKind::kAlreadyExists, "File already exists: " + std::string(uri));
   }
+  // Written whole under a hidden temporary name, then linked to its name: link() fails when
+  // the name exists (create-only, as O_EXCL), and the name never shows a torn file, even after
+  // a kill -9 in the middle (a replica's rerun trusts what exists; a recovery reads it).
+  static std::atomic<uint64_t> counter{0};
+  const fs::path temp = path.parent_path() /
+                        ("." + path.filename().string() + ".firn-tmp-" +
+                         std::to_string(::getpid()) + "-" + std::to_string(++counter));
+  Fd fd(OpenRetry(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (fd.get() < 0) return Fail(IoError(errno, "write", uri));
   auto write = [&]() -> Status {
     FIRN_RETURN_IF_ERROR(WriteAll(fd.get(), data, uri));
     if (::fsync(fd.get()) != 0) return Fail(IoError(errno, "sync", uri));
     if (fd.Close() != 0) return Fail(IoError(errno, "close", uri));
-    return Ok();
+    if (::link(temp.c_str(), path.c_str()) == 0) return Ok();
+    if (errno == EEXIST) {
+      return Fail(ErrorKind::kAlreadyExists, "File already exists: " + std::string(uri));
+    }
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != EXDEV) {
+      return Fail(IoError(errno, "write", uri));
+    }
+    // A file system without hard links: rename without replacing does the same.
+    if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) {
+      return Ok();
+    }
+    if (errno == EEXIST) {
+      return Fail(ErrorKind::kAlreadyExists, "File already exists: " + std::string(uri));
+    }
+    return Fail(IoError(errno, "write", uri));
   };
-  if (Status status = write(); !status) {
-    // The name was ours (O_EXCL): remove the partial file so a retry can reuse nothing torn.
-    ::unlink(path.c_str());
-    return status;
-  }
+  Status status = write();
+  ::unlink(temp.c_str());
+  if (!status) return status;
   return FsyncDirectory(path.parent_path(), uri);
 }
 

@@ -5,9 +5,11 @@
 // Hadoop's `file:` paths are written by Java clients. Listed URIs keep the prefix's form.
 //
 // Thread-safety: stateless; every method is safe to call concurrently.
-// Durability: WriteNew creates missing parent directories, creates the file with O_EXCL (never
-// overwrites), writes everything, fsyncs the file and then its directory (and every directory
-// it created), so the object survives power loss once WriteNew returns.
+// Durability: WriteNew creates missing parent directories, writes everything to a hidden
+// temporary file beside the target and fsyncs it, then links it to its name (never overwrites:
+// an existing name is kAlreadyExists), and fsyncs the directory (and every directory it
+// created), so the object survives power loss once WriteNew returns, and a name never shows
+// a torn file, even after a crash mid-write.
 // Errors: the ObjectStore contract (io/object_store.h). ENOENT on Read is kNotFound with the
 // exact message "Failed to open input stream for file: <uri>"; malformed or non-file URIs are
 // kIllegalArgument; network-file-system outages (ESTALE, ETIMEDOUT...) are kServiceUnavailable;
