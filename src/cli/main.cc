@@ -10,6 +10,7 @@
 #include "app/admin_commands.h"
 #include "app/admin_fences.h"
 #include "app/admin_moves.h"
+#include "app/admin_drill.h"
 #include "app/admin_recover.h"
 #include "app/admin_replicate.h"
 #include "app/admin_verify.h"
@@ -198,6 +199,27 @@ int main(int argc, char** argv) {
       ->group("");  // drills only: the wrong order
   add_db_options(replicate, replicate_args.store);
 
+  firn::app::DrillArgs drill_args;
+  auto* drill = app.add_subcommand(
+      "drill",
+      "The recovery game day: record, lose, discover, choose, register, validate, time; then "
+      "the wrong copy order under a live writer (docs/recovery.md)");
+  drill->add_option("--namespace", drill_args.ns, "The namespace drilled (a.b)")->required();
+  drill->add_option("--catalog", drill_args.catalog, "Catalog (default: the configured one)");
+  drill->add_option("--realm", drill_args.realm, "Realm (default: default)");
+  drill->add_option("--lose", drill_args.lose,
+                    "scratch (default: rebuild into a scratch database, nothing touched) | "
+                    "drop (drop the tables from the live catalog, purge=false, and rebuild)");
+  drill->add_option("--replica", drill_args.replica, "Rebuild from this replica prefix");
+  drill->add_option("--replica-warehouse", drill_args.replica_warehouse,
+                    "The storage root the replica lies in");
+  drill->add_option("--writer-cmd", drill_args.writer_cmd,
+                    "A command that commits to the namespace, run between the wrong order's "
+                    "data and metadata copies");
+  drill->add_option("--workdir", drill_args.workdir, "Scratch space (default: a new temp dir)");
+  drill->add_flag("--json", drill_args.json, "JSON lines (always, for now)");
+  add_db_options(drill, drill_args.store);
+
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
   std::string backup_db, backup_to;
@@ -382,6 +404,7 @@ int main(int argc, char** argv) {
   if (recover->parsed()) return firn::app::RunRecover(recover_args);
   if (verify->parsed()) return firn::app::RunVerify(verify_args);
   if (replicate->parsed()) return firn::app::RunReplicate(replicate_args);
+  if (drill->parsed()) return firn::app::RunDrill(drill_args);
   if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

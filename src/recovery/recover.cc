@@ -129,7 +129,8 @@ class Recovery {
       return;
     }
     // Another deployment's claim: refused unless that deployment is known to be gone.
-    const bool foreign_claim = claim && claim->deployment != service_.deployment();
+    const bool foreign_claim =
+        !options_.claims_off && claim && claim->deployment != service_.deployment();
     if (foreign_claim && !options_.take_over_from.contains(claim->deployment)) {
       out.action = TableAction::kRefused;
       out.detail = "claimed by " + catalog::DescribeClaimOwner(*claim) +

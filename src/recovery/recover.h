@@ -33,6 +33,9 @@ struct RecoverOptions {
   std::set<std::string> pointers;
   // Deployments known to be gone: their claims are replaced by this deployment's.
   std::set<std::string> take_over_from;
+  // A scratch catalog that keeps no claims (a drill's, `firn drill`): claims on the store name
+  // the tables but neither refuse nor are written.
+  bool claims_off = false;
   // Tables whose directory sits right under the prefix get this namespace.
   store::Namespace default_namespace;
   size_t max_metadata_bytes = 64u << 20;

@@ -290,6 +290,16 @@ Result<ReplicateReport> ObjectCopy(io::ObjectStore& source, io::ObjectStore& des
       const std::string dest = to + chosen[i].uri.substr(from.size());
       FIRN_ASSIGN_OR_RETURN(std::string bytes,
                             source.ReadAtMost(chosen[i].uri, options.max_object_bytes));
+      if (options.rewrite && metadata) {
+        const auto& [old_prefix, new_prefix] = *options.rewrite;
+        const std::string_view name = FileName(chosen[i].uri);
+        if (IsMetadataFileName(name)) {
+          FIRN_ASSIGN_OR_RETURN(bytes,
+                                RewriteMetadataPaths(bytes, dest, old_prefix, new_prefix));
+        } else if (name.ends_with(".avro")) {
+          FIRN_ASSIGN_OR_RETURN(bytes, io::RewriteManifestPaths(bytes, old_prefix, new_prefix));
+        }
+      }
       Status written = destination.WriteNew(dest, bytes);
       std::lock_guard lock(mu);
       if (written) {
