@@ -26,6 +26,7 @@ int Failed(const Error& e, int code = 1) {
 
 Result<ServerConfig> ConfigFromFlags(const StoreFlags& flags) {
   ServerConfig config;
+  if (!flags.config_file.empty()) FIRN_RETURN_IF_ERROR(ApplyConfigFile(flags.config_file, config));
   FIRN_RETURN_IF_ERROR(ApplyEnvironment(config));
   auto set = [&](const char* key, const std::string& value) -> Status {
     return value.empty() ? Ok() : ApplySetting(key, value, config);
@@ -37,6 +38,7 @@ Result<ServerConfig> ConfigFromFlags(const StoreFlags& flags) {
   FIRN_RETURN_IF_ERROR(set("previous_kek_file", flags.previous_kek_file));
   FIRN_RETURN_IF_ERROR(set("catalog_name", flags.catalog_name));
   FIRN_RETURN_IF_ERROR(set("warehouse", flags.warehouse));
+  FIRN_RETURN_IF_ERROR(set("storage_roots", flags.storage_roots));
   FIRN_RETURN_IF_ERROR(Finalize(config));
   return config;
 }

@@ -28,8 +28,11 @@ struct StoreFlags {
   std::string previous_kek_file;  // also opens keys (during a KEK rotation)
   std::string catalog_name;
   std::string warehouse;
+  std::string storage_roots;
+  std::string config_file;  // `key = value` settings, as `firn serve --config`
 };
-// FIRN_* environment, then the flags, then Finalize (derived defaults).
+// The config file, then FIRN_* environment, then the flags (as `firn serve` reads them), then
+// Finalize (derived defaults).
 Result<ServerConfig> ConfigFromFlags(const StoreFlags& flags);
 
 struct BootstrapArgs {

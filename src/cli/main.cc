@@ -11,6 +11,7 @@
 #include "app/admin_fences.h"
 #include "app/admin_moves.h"
 #include "app/admin_drill.h"
+#include "app/admin_migrate.h"
 #include "app/admin_recover.h"
 #include "app/admin_replicate.h"
 #include "app/admin_verify.h"
@@ -118,6 +119,9 @@ int main(int argc, char** argv) {
     cmd->add_option("--password-file", flags.password_file,
                     "PostgreSQL password file (else FIRN_DB_PASSWORD)");
     cmd->add_option("--warehouse", flags.warehouse, "Warehouse URI (as for serve)");
+    cmd->add_option("--storage-roots", flags.storage_roots,
+                    "Comma-separated locations catalogs may use (as for serve)");
+    cmd->add_option("--config", flags.config_file, "Config file (key = value, as for serve)");
   };
 
   firn::app::RecoverArgs recover_args;
@@ -219,6 +223,26 @@ int main(int argc, char** argv) {
   drill->add_option("--workdir", drill_args.workdir, "Scratch space (default: a new temp dir)");
   drill->add_flag("--json", drill_args.json, "JSON lines (always, for now)");
   add_db_options(drill, drill_args.store);
+
+  firn::app::MigrateArgs migrate_args;
+  auto* migrate = app.add_subcommand(
+      "migrate",
+      "Register every table and view of another REST catalog into Firn, optionally releasing "
+      "them there (register, then release; docs/recovery.md)");
+  migrate->add_option("--from", migrate_args.from, "The other catalog's URI")->required();
+  migrate->add_option("--source-warehouse", migrate_args.warehouse,
+                      "The other catalog's ?warehouse= (optional)");
+  migrate->add_option("--credential", migrate_args.credential,
+                      "client-id:secret for its token endpoint (client credentials)");
+  migrate->add_option("--token", migrate_args.token, "Or a bearer token");
+  migrate->add_option("--scope", migrate_args.scope, "Token scope (default PRINCIPAL_ROLE:ALL)");
+  migrate->add_option("--catalog", migrate_args.catalog, "Firn catalog (default: the configured one)");
+  migrate->add_option("--realm", migrate_args.realm, "Realm (default: default)");
+  migrate->add_flag("--release", migrate_args.release,
+                    "Drop each registered object at the source (purgeRequested=false)");
+  migrate->add_flag("--dry-run", migrate_args.dry_run, "List what would move; change nothing");
+  migrate->add_flag("--json", migrate_args.json, "JSON lines even on a terminal");
+  add_db_options(migrate, migrate_args.store);
 
   auto* admin = app.add_subcommand("admin", "Administer a catalog database");
   admin->require_subcommand(1);
@@ -405,6 +429,7 @@ int main(int argc, char** argv) {
   if (verify->parsed()) return firn::app::RunVerify(verify_args);
   if (replicate->parsed()) return firn::app::RunReplicate(replicate_args);
   if (drill->parsed()) return firn::app::RunDrill(drill_args);
+  if (migrate->parsed()) return firn::app::RunMigrate(migrate_args);
   if (tasks->parsed()) return firn::app::RunAdminTasks(tasks_args);
   return 0;
 }

@@ -1,0 +1,36 @@
+// One blocking HTTP(S) exchange over libcurl, for Firn's own outbound calls that are not S3's
+// (those go through io/s3/aws_http): fetching an issuer's JWKS, reading another REST catalog
+// (`firn migrate`). Not a pooled client: each call owns its handle.
+//
+// Contract: thread-safe. Only http and https, at most 3 redirects. The response body is capped
+// at `max_bytes` (a larger one fails). Errors: kServiceUnavailable when the exchange cannot be
+// made (DNS, connect, timeout, TLS, the cap), with the cause in `detail`; any status code is a
+// response, not an error.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+
+namespace firn::io {
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::chrono::milliseconds timeout{30000};
+  size_t max_bytes = size_t{64} << 20;
+};
+
+struct HttpResponse {
+  long status = 0;
+  std::string body;
+};
+
+Result<HttpResponse> PerformHttp(const HttpRequest& request);
+
+}  // namespace firn::io
