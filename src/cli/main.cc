@@ -122,6 +122,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--storage-roots", flags.storage_roots,
                     "Comma-separated locations catalogs may use (as for serve)");
     cmd->add_option("--config", flags.config_file, "Config file (key = value, as for serve)");
+    cmd->add_option("--catalog-name", flags.catalog_name,
+                    "The configured catalog's name (as for serve)");
   };
 
   firn::app::RecoverArgs recover_args;

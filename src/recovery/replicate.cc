@@ -416,7 +416,9 @@ std::string ReplicateSummaryJson(const ReplicateReport& r) {
   o["bytes"] = r.bytes;
   o["ms"] = static_cast<int64_t>(r.seconds * 1000);
   o["mb-per-second"] =
-      r.seconds > 0 ? static_cast<double>(r.bytes) / (1024.0 * 1024.0) / r.seconds : 0.0;
+      r.seconds > 0 ? static_cast<int64_t>(static_cast<double>(r.bytes) / (1024.0 * 1024.0) /
+                                           r.seconds)
+                    : int64_t{0};
   o["objects-per-second"] =
       r.seconds > 0 ? static_cast<int64_t>(static_cast<double>(r.copied) / r.seconds) : 0;
   o["max-lag-ms"] = max_lag;
