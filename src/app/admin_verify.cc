@@ -13,6 +13,7 @@
 #include "app/admin_commands.h"
 #include "app/admin_service.h"
 #include "app/progress.h"
+#include "catalog/foreign_writers.h"
 #include "catalog/metadata_files.h"
 #include "catalog/store_claims.h"
 #include "catalog/store_walk.h"
@@ -35,6 +36,7 @@ int Failed(const Error& e, int code = 1) {
 struct Target {
   std::string table;
   std::string metadata_location;
+  std::optional<store::Identifier> id;  // in the catalog (not for heads found on a store)
 };
 
 Result<std::vector<Target>> CatalogTargets(AdminService& admin, const VerifyArgs& args,
@@ -42,14 +44,14 @@ Result<std::vector<Target>> CatalogTargets(AdminService& admin, const VerifyArgs
   std::vector<Target> out;
   auto add = [&](const store::Identifier& id) -> Status {
     auto ptr = admin.store->LoadPointer(ctx.scope, id, store::ObjectKind::kTable);
-    if (ptr) out.push_back({store::IdentifierDisplay(id), ptr->metadata_location});
+    if (ptr) out.push_back({store::IdentifierDisplay(id), ptr->metadata_location, id});
     return Ok();
   };
   if (!args.table.empty()) {
     FIRN_ASSIGN_OR_RETURN(store::Identifier id, ParseTableArg(args.table, "--table"));
     FIRN_ASSIGN_OR_RETURN(auto ptr, admin.store->LoadPointer(ctx.scope, id,
                                                             store::ObjectKind::kTable));
-    out.push_back({store::IdentifierDisplay(id), ptr.metadata_location});
+    out.push_back({store::IdentifierDisplay(id), ptr.metadata_location, id});
     return out;
   }
   store::Namespace ns;
@@ -93,7 +95,7 @@ Result<std::vector<Target>> PrefixTargets(io::ObjectStore& objects, const Verify
       std::replace(rel.begin(), rel.end(), '/', '.');
       name = rel;
     }
-    out.push_back({name, head.uri});
+    out.push_back({name, head.uri, std::nullopt});
   }
   return out;
 }
@@ -103,6 +105,7 @@ Result<std::vector<Target>> PrefixTargets(io::ObjectStore& objects, const Verify
 int RunVerify(const VerifyArgs& args) {
   log::Init("warn");
   std::unique_ptr<AdminService> admin;
+  std::optional<catalog::RequestContext> catalog_ctx;
   std::vector<Target> targets;
   std::vector<std::string> problems;  // tables that could not even be looked at
   auto opened = OpenAdminService(args.store);
@@ -115,6 +118,7 @@ int RunVerify(const VerifyArgs& args) {
   } else {
     auto ctx = admin->Context(args.realm, args.catalog, "admin-verify");
     if (!ctx) return Failed(ctx.error());
+    catalog_ctx = *ctx;
     auto found = CatalogTargets(*admin, args, *ctx);
     if (!found) return Failed(found.error(), found.error().kind == ErrorKind::kIllegalArgument ? 2 : 1);
     targets = std::move(*found);
@@ -174,6 +178,27 @@ int RunVerify(const VerifyArgs& args) {
       files += results[i]->files_checked;
       line = boost::json::parse(recovery::VerifyJson(*results[i])).as_object();
       if (!results[i]->ok()) all_ok = false;
+      // Another catalog's commits in the metadata directory: the full scan, as
+      // `firn admin fences --scan` runs it; a hit fences the table (docs/ownership-claims.md).
+      if (catalog_ctx && targets[i].id && !admin->service->deployment().empty()) {
+        auto fenced = catalog::ScanTableForForeignWriters(
+            *admin->store, *admin->objects, catalog::WriterTag(admin->service->deployment()),
+            catalog_ctx->scope, *targets[i].id);
+        if (fenced && *fenced) {
+          boost::json::array files;
+          for (const std::string& f : (*fenced)->fence.files) files.emplace_back(f);
+          line["foreign-writer"] = std::move(files);
+          line["ok"] = false;
+          all_ok = false;
+        }
+        auto ptr = admin->store->LoadPointer(catalog_ctx->scope, *targets[i].id,
+                                             store::ObjectKind::kTable);
+        if (ptr && catalog::DecodeFence(ptr->fence).state == catalog::Fence::State::kFenced) {
+          line["fenced"] = true;
+          line["ok"] = false;
+          all_ok = false;
+        }
+      }
       if (record_out.is_open()) record_out << recovery::RecordJson(*records[i]) << "\n";
       seen.insert(targets[i].table);
       if (!args.compare.empty()) {

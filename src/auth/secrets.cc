@@ -147,7 +147,14 @@ std::optional<int> ParsePbkdf2Iterations(std::string_view s) {
 
 }  // namespace
 
-Secret GenerateClientSecret() { return Secret(Base64UrlEncode(RandomBytes(32))); }
+Secret GenerateClientSecret() {
+  // A secret that starts with '-' reads as an option to every command-line parser
+  // (`polaris --client-secret -Xy…` fails), so such draws are drawn again.
+  for (;;) {
+    std::string s = Base64UrlEncode(RandomBytes(32));
+    if (s.front() != '-') return Secret(std::move(s));
+  }
+}
 
 std::string GenerateClientId() { return HexEncode(RandomBytes(8)); }
 

@@ -30,7 +30,8 @@ struct Pbkdf2Params {
   int iterations = 600000;  // OWASP 2023 floor for PBKDF2-HMAC-SHA256
 };
 
-// 32 random bytes, base64url (43 characters).
+// 32 random bytes, base64url (43 characters), never starting with '-' so that command
+// lines take it as a value.
 Secret GenerateClientSecret();
 // 8 random bytes as 16 lowercase hex characters (Polaris-style client id).
 std::string GenerateClientId();

@@ -161,6 +161,48 @@ Error FencedCommitError(const store::Identifier& id, const Fence& fence) {
                    "fence keep-ours|adopt|release`");
 }
 
+namespace {
+
+// The audit row of an operator's action on one table (principal "firn admin").
+store::AuditEntry AdminAudit(const store::CatalogScope& scope, const store::Identifier& id,
+                             std::string operation, std::string old_location) {
+  store::AuditEntry audit;
+  audit.realm = scope.realm;
+  audit.catalog = scope.catalog;
+  audit.principal = "firn admin";
+  audit.operation = std::move(operation);
+  audit.object = "table " + store::IdentifierDisplay(id);
+  audit.old_location = std::move(old_location);
+  return audit;
+}
+
+}  // namespace
+
+Result<std::optional<FencedTable>> ScanTableForForeignWriters(store::CatalogStore& store,
+                                                              io::ObjectStore& objects,
+                                                              std::string_view tag,
+                                                              const store::CatalogScope& scope,
+                                                              const store::Identifier& id) {
+  auto ptr = store.LoadPointer(scope, id, store::ObjectKind::kTable);
+  if (!ptr) return std::nullopt;  // dropped meanwhile
+  Fence fence = DecodeFence(ptr->fence);
+  if (fence.state == Fence::State::kFenced) return std::nullopt;
+  auto meta = ReadTableMetadataFile(objects, ptr->metadata_location, std::nullopt);
+  if (!meta) return std::nullopt;  // unreadable: firn verify's business, not a foreign writer
+  FIRN_ASSIGN_OR_RETURN(auto foreign, FindForeignMetadata(objects, *meta, ptr->metadata_location,
+                                                          tag, fence, /*full=*/true));
+  if (foreign.empty()) return std::nullopt;
+  Fence found{Fence::State::kFenced, NowMillis(), fence.files};
+  found.files.insert(found.files.end(), foreign.begin(), foreign.end());
+  FIRN_RETURN_IF_ERROR(store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(found)));
+  store::AuditEntry audit =
+      AdminAudit(scope, id, "detectForeignWriter", ptr->metadata_location);
+  audit.outcome = "fenced";
+  audit.detail = "another catalog wrote " + foreign.front();
+  (void)store.AppendAudit(audit);
+  return FencedTable{scope, id, ptr->metadata_location, std::move(found)};
+}
+
 Result<std::vector<FencedTable>> ScanForForeignWriters(store::CatalogStore& store,
                                                        io::ObjectStore& objects,
                                                        std::string_view tag) {
@@ -175,21 +217,9 @@ Result<std::vector<FencedTable>> ScanForForeignWriters(store::CatalogStore& stor
     FIRN_RETURN_IF_ERROR(ForEachObject(
         store, scope, {}, store::ObjectKind::kTable,
         [&](const store::Identifier& id) -> Status {
-          auto ptr = store.LoadPointer(scope, id, store::ObjectKind::kTable);
-          if (!ptr) return Ok();  // dropped meanwhile
-          Fence fence = DecodeFence(ptr->fence);
-          if (fence.state == Fence::State::kFenced) return Ok();
-          auto meta = ReadTableMetadataFile(objects, ptr->metadata_location, std::nullopt);
-          if (!meta) return Ok();  // unreadable: firn verify's business, not a foreign writer
-          FIRN_ASSIGN_OR_RETURN(auto foreign,
-                                FindForeignMetadata(objects, *meta, ptr->metadata_location, tag,
-                                                    fence, /*full=*/true));
-          if (foreign.empty()) return Ok();
-          Fence found{Fence::State::kFenced, NowMillis(), fence.files};
-          found.files.insert(found.files.end(), foreign.begin(), foreign.end());
-          FIRN_RETURN_IF_ERROR(
-              store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(found)));
-          fenced.push_back({scope, id, ptr->metadata_location, std::move(found)});
+          FIRN_ASSIGN_OR_RETURN(auto found,
+                                ScanTableForForeignWriters(store, objects, tag, scope, id));
+          if (found) fenced.push_back(std::move(*found));
           return Ok();
         }));
   }
@@ -249,13 +279,7 @@ Result<std::string> ResolveFence(store::CatalogStore& store, io::ObjectStore& ob
     return Fail(ErrorKind::kIllegalArgument,
                 "Table " + store::IdentifierDisplay(id) + " is not fenced");
   }
-  store::AuditEntry audit;
-  audit.realm = scope.realm;
-  audit.catalog = scope.catalog;
-  audit.principal = "firn admin";
-  audit.operation = "resolveFence";
-  audit.object = "table " + store::IdentifierDisplay(id);
-  audit.old_location = ptr.metadata_location;
+  store::AuditEntry audit = AdminAudit(scope, id, "resolveFence", ptr.metadata_location);
   audit.outcome = "success";
   std::string account;
   switch (resolution) {

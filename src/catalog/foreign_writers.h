@@ -72,6 +72,14 @@ struct FencedTable {
   Fence fence;
 };
 
+// One table of that scan: nullopt when it is not fenced by it (no foreign file, already
+// fenced, missing or unreadable). Each fence it sets is also an audit row
+// ("detectForeignWriter", principal "firn admin").
+Result<std::optional<FencedTable>> ScanTableForForeignWriters(store::CatalogStore& store,
+                                                              io::ObjectStore& objects,
+                                                              std::string_view tag,
+                                                              const store::CatalogScope& scope,
+                                                              const store::Identifier& id);
 // Reads every table of the database and fences those whose metadata directory holds foreign
 // files (a full listing each; tables already fenced or unreadable are skipped). Returns the
 // tables fenced by this scan. `tag`: the deployment's WriterTag.

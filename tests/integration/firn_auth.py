@@ -55,11 +55,20 @@ class Credentials:
         return f"{self.realm},{self.client_id},{self.client_secret}"
 
 
+def new_secret() -> str:
+    """A random client secret that command lines take as a value: `polaris --client-secret -x…`
+    reads a leading '-' as an option (one token_urlsafe draw in 64 starts so), like Firn's own."""
+    while True:
+        value = secrets.token_urlsafe(24)
+        if not value.startswith("-"):
+            return value
+
+
 def admin_credentials() -> Credentials:
     """The session's admin credentials (generated on first use, inherited by subprocesses)."""
     value = os.environ.get(ENV_ADMIN)
     if not value:
-        value = f"{DEFAULT_REALM},firnadmin{secrets.token_hex(6)},{secrets.token_urlsafe(24)}"
+        value = f"{DEFAULT_REALM},firnadmin{secrets.token_hex(6)},{new_secret()}"
         os.environ[ENV_ADMIN] = value
     realm, client_id, secret = value.split(",", 2)
     return Credentials(realm, client_id, secret)

@@ -278,3 +278,31 @@ def test_the_scan_finds_a_foreign_file_the_commit_check_cannot_see(fresh_server,
     assert "lake.events" in scanned.stdout
     with pytest.raises(CommitFailedException):
         firn.load_table("lake.events").append(rows([9]))
+
+
+def test_firn_verify_names_and_fences_a_fork_far_behind(fresh_server, tmp_path):
+    """`firn verify` runs the full scan per table: the same far-behind fork fails verification
+    with the foreign file named, fences the table, and the next commit through Firn is refused."""
+    firn = make_catalog(fresh_server)
+    firn.create_namespace("lake")
+    firn.create_table("lake.events", schema=SCHEMA).append(rows([1]))
+    early = firn.load_table("lake.events").metadata_location
+    firn.load_table("lake.events").append(rows([2]))
+    firn.load_table("lake.events").append(rows([3]))
+    clean = subprocess.run([str(FIRN_BINARY), "verify", "--data-dir", str(fresh_server.data_dir),
+                            "--json"], capture_output=True, text=True, timeout=60)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    other = SqlCatalog("other", uri=f"sqlite:///{tmp_path / 'other.db'}",
+                       warehouse=fresh_server.warehouse_dir.as_uri())
+    other.create_namespace("lake")
+    other.register_table("lake.events", early).append(rows([100]))
+    foreign = Path(other.load_table("lake.events").metadata_location).name
+    found = subprocess.run([str(FIRN_BINARY), "verify", "--data-dir", str(fresh_server.data_dir),
+                            "--json"], capture_output=True, text=True, timeout=60)
+    assert found.returncode == 1, found.stdout + found.stderr
+    line = json.loads(found.stdout.splitlines()[0])
+    assert not line["ok"] and line.get("fenced") is True, line
+    assert any(f.endswith(foreign) for f in line["foreign-writer"]), line
+    with pytest.raises(CommitFailedException) as refused:
+        firn.load_table("lake.events").append(rows([9]))
+    assert "fenced" in str(refused.value)

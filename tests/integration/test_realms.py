@@ -18,13 +18,13 @@ from pyiceberg.catalog.rest import RestCatalog
 
 import firn_auth
 from conftest import FIRN_BINARY
-from firn_auth import Credentials, Management, request_token
+from firn_auth import Credentials, Management, new_secret, request_token
 
 pytestmark = pytest.mark.firn_only("authentication and authorisation (issue 5)")
 
 
 def bootstrap_realm(srv, realm: str, admin: str) -> Credentials:
-    creds = Credentials(realm, f"{realm}adm{secrets.token_hex(4)}", secrets.token_urlsafe(24))
+    creds = Credentials(realm, f"{realm}adm{secrets.token_hex(4)}", new_secret())
     env = {**os.environ, "FIRN_BOOTSTRAP_CREDENTIALS": creds.bootstrap_value()}
     db = f"sqlite://{srv.data_dir.resolve()}/firn.db"
     cmd = [str(FIRN_BINARY), "bootstrap", "--realm", realm, "--admin", admin, "--db", db, "--no-catalog"]
