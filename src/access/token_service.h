@@ -14,7 +14,11 @@
 // keeps the subject token's scope.
 // Security: every attempt runs exactly two constant-time scrypt verifications (current and
 // previous secret hash; the dummy hash stands in for a missing one and for an unknown client
-// id or realm), so timing does not tell which ids exist or have a previous secret. When the
+// id or realm), so timing does not tell which ids exist or have a previous secret — except a
+// request whose secret equals one this instance verified for that client and whose hash is
+// still current or previous: that one is accepted by an HMAC compare (microseconds; the
+// verified-secret cache, docs/auth.md). Only a right secret is fast, so guessing still costs
+// two scrypt runs per try, and a fast answer tells nothing a 200 does not. When the
 // dummy hash cannot be generated, status() is an error (logged at construction) and every
 // request is refused with 500 — never a fast path. At most `max_concurrent_hashes` scrypt
 // runs at once (16 MiB each). Failures are counted per source — (realm, client id, remote
@@ -33,6 +37,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <semaphore>
 #include <string>
 #include <unordered_map>
@@ -55,6 +60,10 @@ struct TokenServiceOptions {
   int64_t failure_window_seconds = 60;  // failures older than this are forgotten
   int64_t lockout_seconds = 30;
   size_t max_tracked = 10000;  // per table; stale entries are dropped first
+  // Clients whose secret this instance verified recently (0 disables): their next request
+  // with the same secret is checked by one HMAC instead of two scrypt runs. A wrong secret
+  // still costs the two runs, so guessing stays as slow as before.
+  size_t verified_secrets = 10000;
   // Makes the dummy hash (tests inject a failure); default: a random secret hashed with the
   // same cost parameters as real rows.
   std::function<Result<std::string>()> make_dummy_hash;
@@ -89,6 +98,8 @@ class TokenService {
   const Status& status() const { return status_; }
   // scrypt verifications run so far (tests assert every attempt costs the same).
   uint64_t secret_verifications() const { return verifications_.load(); }
+  // Requests whose secret the verified-secret cache accepted without scrypt.
+  uint64_t cached_verifications() const { return cached_.load(); }
 
  private:
   struct Failures {
@@ -106,7 +117,9 @@ class TokenService {
                          int64_t now);
   TokenResponse Issue(const RealmState& realm, const PrincipalInfo& principal,
                       std::string_view scope, std::string_view client_id, int64_t now);
-  bool CheckSecret(const Secret& secret, const PrincipalInfo* principal);
+  // `client_key`: realm and client id, the verified-secret cache's key.
+  bool CheckSecret(const Secret& secret, const PrincipalInfo* principal,
+                   const std::string& client_key);
 
   int64_t BlockedFor(const std::string& client_key, const std::string& source_key, int64_t now);
   void RecordFailure(const std::string& client_key, const std::string& source_key, int64_t now);
@@ -123,7 +136,19 @@ class TokenService {
   std::string dummy_hash_;  // verified against in place of a missing hash
   Status status_;
   std::atomic<uint64_t> verifications_{0};
+  std::atomic<uint64_t> cached_{0};
   std::counting_semaphore<64> hash_slots_;
+  // The verified-secret cache: per client key, the stored hash the secret matched and the
+  // secret's HMAC under a key drawn at start (never the secret itself, never persisted).
+  // An entry counts only while that hash is still the principal's current or previous one,
+  // so a rotation, reset or new principal under the same client id misses it.
+  struct Verified {
+    std::string hash;
+    std::string mac;
+  };
+  std::string verified_key_;
+  std::shared_mutex verified_mu_;
+  std::unordered_map<std::string, Verified> verified_;
   std::mutex failures_mu_;
   FailureTable source_failures_;  // realm, client id, remote address
   FailureTable client_failures_;  // realm, client id

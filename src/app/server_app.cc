@@ -25,6 +25,7 @@
 #include "catalog/store_claims.h"
 #include "common/log.h"
 #include "common/uuid.h"
+#include "http/heap_trim.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "io/object_store.h"
@@ -110,6 +111,9 @@ void RaiseFileLimit(int max_connections) {
 
 int RunServer(ServerConfig config) {
   log::Init(config.log_level);
+  // Blocks of 1 MiB and more (scrypt's 16 MiB buffers, large bodies) go back to the system
+  // when freed instead of staying resident per thread.
+  http::MapLargeBlocks(1u << 20);
   // Signals are handled by one thread with sigwait; every other thread inherits the mask,
   // so block them before any thread starts (store pools, the access poller).
   sigset_t signals;

@@ -20,6 +20,14 @@ uint64_t ResidentBytes() {
   return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+void MapLargeBlocks(uint64_t bytes) {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(bytes));
+#else
+  (void)bytes;
+#endif
+}
+
 #if defined(__GLIBC__) && __GLIBC_PREREQ(2, 33)
 namespace {
 

@@ -26,6 +26,12 @@ class HeapTrimmer {
   uint64_t slack_after_trim_ = 0;
 };
 
+// Makes the allocator serve every block of at least `bytes` by its own mapping, returned to
+// the system when freed. glibc otherwise raises that threshold to the largest block freed
+// so far, and from then on keeps such blocks in its arenas: each scrypt run (16 MiB) left
+// its buffer resident, one per thread. Call once at start, before threads. No-op elsewhere.
+void MapLargeBlocks(uint64_t bytes);
+
 // This process's resident set size in bytes (0 when unknown).
 uint64_t ResidentBytes();
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/digest.h"  // Sha256Hex, HmacSha256
 #include "common/secret.h"
 
 namespace firn::io::s3 {
@@ -53,11 +54,6 @@ struct SigningScope {
   std::string region;
   std::string service = "s3";
 };
-
-// Hex (lowercase) SHA-256 of `data`.
-std::string Sha256Hex(std::string_view data);
-// Raw 32-byte HMAC-SHA256 of `data` under `key`.
-std::string HmacSha256(std::string_view key, std::string_view data);
 
 // AWS URI encoding: A-Z a-z 0-9 - . _ ~ stay; '/' stays unless `encode_slash`; every other
 // byte becomes %XX with upper-case hex (so a space is %20, never '+').

@@ -43,6 +43,18 @@ class TokenServiceSecurityTest : public ::testing::Test {
     return Str(r, "access_token");
   }
 
+  // r1's bob gets a new secret: a rotation keeps the old one as previous, a reset does not.
+  void SetBobsSecret(const std::string& secret, bool keep_previous) {
+    PrincipalInfo bob = *snap_->FindPrincipal("r1", "bob");
+    auto hash = auth::HashSecretScrypt(Secret(secret));
+    ASSERT_TRUE(hash);
+    bob.previous_secret_hash = keep_previous ? bob.secret_hash : "";
+    bob.secret_hash = *hash;
+    ASSERT_TRUE(store_.ApplyAccessWrites(
+        {{store::AccessWrite::Op::kUpsert, EncodePrincipal("r1", bob), {}}}, nullptr, 1));
+    snap_ = testing::Load(store_);
+  }
+
   testing::FakeAccessStore store_;
   std::shared_ptr<const AccessSnapshot> snap_;
   Authenticator auth_{AuthConfig{}};
@@ -99,6 +111,61 @@ TEST_F(TokenServiceSecurityTest, EveryAttemptCostsTwoVerifications) {
   EXPECT_EQ(Post("grant_type=client_credentials&client_id=carol-id&client_secret=bob-secret",
                  "10.0.0.3").status,
             200);
+}
+
+constexpr std::string_view kBob = "grant_type=client_credentials&client_id=bob-id&client_secret=";
+
+TEST_F(TokenServiceSecurityTest, ARightSecretIsHashedOnceThenCheckedByTheCache) {
+  uint64_t runs = service_.secret_verifications();
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret").status, 200);
+  EXPECT_EQ(service_.secret_verifications() - runs, 2u);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(Post(std::string(kBob) + "bob-secret", "10.0.0." + std::to_string(7 + i)).status,
+              200);
+  }
+  EXPECT_EQ(service_.secret_verifications() - runs, 2u) << "a cached secret ran scrypt again";
+  EXPECT_EQ(service_.cached_verifications(), 3u);
+}
+
+TEST_F(TokenServiceSecurityTest, AGuessAfterACachedSecretStillCostsTwoRunsAndFails) {
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret").status, 200);
+  for (std::string guess : {"bob-secreT", "bob-secret ", "", "x"}) {
+    uint64_t runs = service_.secret_verifications();
+    auto r = Post(std::string(kBob) + guess, "10.0.0.2");
+    EXPECT_NE(r.status, 200) << guess;
+    if (!guess.empty()) {
+      EXPECT_EQ(service_.secret_verifications() - runs, 2u) << guess;
+    }
+  }
+  EXPECT_EQ(service_.cached_verifications(), 0u);
+}
+
+TEST_F(TokenServiceSecurityTest, AResetSecretMissesTheCacheAndTheOldOneIsRefused) {
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret").status, 200);
+  SetBobsSecret("new-secret", /*keep_previous=*/false);
+  uint64_t runs = service_.secret_verifications();
+  EXPECT_EQ(Post(std::string(kBob) + "bob-secret", "10.0.0.3").status, 401);
+  EXPECT_EQ(service_.secret_verifications() - runs, 2u);
+  EXPECT_EQ(Post(std::string(kBob) + "new-secret", "10.0.0.3").status, 200);
+  EXPECT_EQ(service_.cached_verifications(), 0u);
+}
+
+TEST_F(TokenServiceSecurityTest, ARotatedSecretStaysCachedWhileItIsThePreviousOne) {
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret").status, 200);
+  SetBobsSecret("next-secret", /*keep_previous=*/true);
+  EXPECT_EQ(Post(std::string(kBob) + "bob-secret").status, 200);
+  EXPECT_EQ(service_.cached_verifications(), 1u);
+}
+
+TEST_F(TokenServiceSecurityTest, TheCacheIsPerRealmAndCanBeSwitchedOff) {
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret", "10.0.0.1", "r1").status, 200);
+  uint64_t runs = service_.secret_verifications();
+  ASSERT_EQ(Post(std::string(kBob) + "bob-secret", "10.0.0.1", "r2").status, 200);
+  EXPECT_EQ(service_.secret_verifications() - runs, 2u) << "r2's bob used r1's entry";
+  TokenService off(auth_, [this] { return snap_; }, TokenServiceOptions{.verified_secrets = 0});
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(Post(off, std::string(kBob) + "bob-secret").status, 200);
+  EXPECT_EQ(off.secret_verifications(), 4u);
+  EXPECT_EQ(off.cached_verifications(), 0u);
 }
 
 TEST_F(TokenServiceSecurityTest, MissingDummyHashRefusesEveryRequest) {

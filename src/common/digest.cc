@@ -1,0 +1,25 @@
+#include "common/digest.h"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include "common/encoding.h"
+
+namespace firn {
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return HexEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
+}
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest, &length);
+  return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+}  // namespace firn
