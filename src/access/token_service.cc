@@ -12,6 +12,7 @@
 #include "access/access_records.h"
 #include "auth/secrets.h"
 #include "common/digest.h"
+#include "common/metrics.h"
 #include "common/encoding.h"
 #include "common/strings.h"
 #include "common/uuid.h"
@@ -179,6 +180,26 @@ TokenResponse OAuthError(int status, std::string_view error, std::string_view de
   return r;
 }
 
+namespace {
+
+// firn_token_requests_total{outcome}: issued (200), invalid_client (401), throttled (429),
+// invalid_request (other 4xx), error (5xx).
+metrics::Counter& TokenOutcome(int status) {
+  static auto& family = metrics::Default().Counters(
+      "firn_token_requests_total", "Token endpoint requests by outcome", {"outcome"});
+  static metrics::Counter& issued = family.With({"issued"});
+  static metrics::Counter& invalid_client = family.With({"invalid_client"});
+  static metrics::Counter& throttled = family.With({"throttled"});
+  static metrics::Counter& invalid_request = family.With({"invalid_request"});
+  static metrics::Counter& error = family.With({"error"});
+  if (status == 200) return issued;
+  if (status == 401) return invalid_client;
+  if (status == 429) return throttled;
+  return status < 500 ? invalid_request : error;
+}
+
+}  // namespace
+
 TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapshot,
                            TokenServiceOptions options)
     : authenticator_(authenticator),
@@ -186,6 +207,7 @@ TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapsh
       options_(options),
       hash_slots_(std::clamp(options.max_concurrent_hashes, 1, 64)),
       verified_key_(auth::GenerateClientSecret().Reveal()) {
+  (void)TokenOutcome(200);  // the family is exposed from the start, at 0
   // Same cost parameters as real rows, so a miss and a hit take the same time.
   auto h = options_.make_dummy_hash ? options_.make_dummy_hash()
                                     : auth::HashSecretScrypt(auth::GenerateClientSecret());
@@ -201,7 +223,14 @@ TokenService::TokenService(const Authenticator& authenticator, SnapshotFn snapsh
 
 TokenService::~TokenService() = default;
 
+
 TokenResponse TokenService::Handle(const TokenRequest& request, int64_t now) {
+  TokenResponse r = Answer(request, now);
+  TokenOutcome(r.status).Inc();
+  return r;
+}
+
+TokenResponse TokenService::Answer(const TokenRequest& request, int64_t now) {
   if (!status_) return OAuthError(500, "server_error", "Token service unavailable");
   auto form = ParseFormEncoded(request.body);
   if (!form) return OAuthError(400, "invalid_request", "Malformed form body");

@@ -109,6 +109,8 @@ class TokenService {
   };
   using FailureTable = std::unordered_map<std::string, Failures>;
 
+  TokenResponse Answer(const TokenRequest& request, int64_t now);  // Handle, uncounted
+
   TokenResponse ClientCredentials(const TokenRequest& request,
                                   const std::vector<std::pair<std::string, std::string>>& form,
                                   int64_t now);

@@ -19,11 +19,13 @@
 #include "app/first_start.h"
 #include "app/kek_setup.h"
 #include "app/location_index.h"
+#include "app/process_metrics.h"
 #include "app/storage_settings.h"
 #include "catalog/catalog_service.h"
 #include "catalog/soft_delete.h"
 #include "catalog/store_claims.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "common/uuid.h"
 #include "http/heap_trim.h"
 #include "http/router.h"
@@ -32,6 +34,7 @@
 #include "rest/idempotency_guard.h"
 #include "rest/management_routes.h"
 #include "rest/oauth_routes.h"
+#include "rest/ops_routes.h"
 #include "rest/request_pipeline.h"
 #include "rest/openapi.h"
 #include "rest/routes.h"
@@ -110,6 +113,13 @@ void RaiseFileLimit(int max_connections) {
 }  // namespace
 
 int RunServer(ServerConfig config) {
+  if (!log::IsLevel(config.log_level)) {
+    log::Init("info");
+    spdlog::error(R"("msg":"cannot start","error":"Unknown log level '{}': use debug, info, )"
+                  R"(warn or error")",
+                  log::Escape(config.log_level));
+    return 2;
+  }
   log::Init(config.log_level);
   // Blocks of 1 MiB and more (scrypt's 16 MiB buffers, large bodies) go back to the system
   // when freed instead of staying resident per thread.
@@ -146,7 +156,8 @@ int RunServer(ServerConfig config) {
   if (!roots) return fail(roots.error());
   catalog::CatalogRegistry catalogs(DefaultCatalogInfo(config));
   catalogs.SetStorageRoots(*roots);
-  catalog::CatalogService service(store, std::move(*objects), catalogs, catalog::CommitOptions{},
+  std::shared_ptr<io::ObjectStore> object_store = std::move(*objects);
+  catalog::CatalogService service(store, object_store, catalogs, catalog::CommitOptions{},
                                   MakeInputLimits(config));
   // The deployment's id: made by the first instance to start on this database, shared by all.
   auto deployment = store->EnsureSetting(std::string(catalog::kDeploymentIdSetting), NewUuidV4());
@@ -249,9 +260,40 @@ int RunServer(ServerConfig config) {
   rest::AddAllRoutes(router, service, access_deps, &idempotency);
   rest::AddOAuthRoutes(router, tokens, access_deps);
   rest::AddManagementRoutes(router, management, access_state, authenticator);
+  // Liveness, readiness and metrics, without a token (docs/operations.md).
+  std::vector<rest::ReadinessCheck> checks;
+  checks.push_back({"database", [&store]() -> Status {
+                      FIRN_RETURN_IF_ERROR(
+                          store->LoadSetting(std::string(catalog::kDeploymentIdSetting)));
+                      return Ok();
+                    }});
+  checks.push_back({"access", [&access_state]() -> Status {
+                      if (access_state.Current()) return Ok();
+                      return Fail(ErrorKind::kServiceUnavailable, "no access snapshot");
+                    }});
+  for (size_t i = 0; i < roots->size(); ++i) {
+    std::string probe = (*roots)[i];
+    if (!probe.ends_with('/')) probe += '/';
+    probe += ".firn-ready-probe";  // never written: a reachable store answers "absent"
+    checks.push_back({"storage-" + std::to_string(i + 1),
+                      [&object_store, probe]() -> Status {
+                        FIRN_RETURN_IF_ERROR(object_store->Exists(probe));
+                        return Ok();
+                      }});
+  }
+  rest::Readiness readiness(std::move(checks), std::chrono::seconds(1));
+  metrics::Registry* registry = config.metrics ? &metrics::Default() : nullptr;
+  rest::AddOpsRoutes(router, readiness, registry);
   // Every route's requests: admitted from the header, then handled (rest/request_pipeline.h).
   rest::AddOpenApiRoutes(router);  // last: the documents describe what is registered
-  rest::RequestPipeline pipeline(router, access_deps, config.max_body_bytes);
+  std::optional<rest::RequestMetrics> request_metrics;
+  metrics::Registry::CollectorHandle process_metrics;
+  if (registry != nullptr) {
+    request_metrics.emplace(router, *registry);
+    process_metrics = AddProcessMetrics(*registry);
+  }
+  rest::RequestPipeline pipeline(router, access_deps, config.max_body_bytes,
+                                 request_metrics ? &*request_metrics : nullptr);
 
   http::ServerOptions options;
   options.host = listen->first;

@@ -73,6 +73,8 @@ struct ServerConfig {
 
   // Identity (docs/auth.md). auth: "on" (default) or "off" (FIRN_AUTH=off: no checks at all).
   bool auth = true;
+  // GET /metrics and the request counters (docs/operations.md): "on" (default) or "off".
+  bool metrics = true;
   std::string realm_header = "Polaris-Realm";
   std::string default_realm = "default";
   int64_t token_lifetime = 3600;  // seconds, >= kMinTokenLifetimeSeconds outside test mode

@@ -1,4 +1,5 @@
 #include "catalog/catalog_service.h"
+#include "catalog/catalog_metrics.h"
 
 #include <spdlog/spdlog.h>
 
@@ -226,6 +227,14 @@ Result<LoadedTable> CatalogService::CreateTable(const RequestContext& ctx, const
 }
 
 Result<LoadedTable> CatalogService::LoadTable(const RequestContext& ctx, const Identifier& id) {
+  const auto started = std::chrono::steady_clock::now();
+  struct Timed {
+    std::chrono::steady_clock::time_point started;
+    ~Timed() {
+      Metrics().load_seconds.Observe(std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - started));
+    }
+  } timed{started};
   FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kLoadTable, id));
   FIRN_ASSIGN_OR_RETURN(store::ObjectPointer ptr,
                         store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "catalog/audit.h"
+#include "catalog/catalog_metrics.h"
 #include "common/function_ref.h"
 #include "common/macros.h"
 #include "common/result.h"
@@ -43,11 +44,11 @@ inline void CommitBackoff(const CommitOptions& options, int attempt) {
 // `changed(p)`: false when the attempt changes nothing (no swap; returned as is).
 // `swap(p)`: the store write. `discard(p)`: deletes what the attempt wrote (after a refused swap).
 template <typename Prepared>
-Result<Prepared> RunCommitLoop(const CommitOptions& options, std::string_view what,
-                               FunctionRef<Result<Prepared>()> prepare,
-                               FunctionRef<bool(const Prepared&)> changed,
-                               FunctionRef<Status(Prepared&)> swap,
-                               FunctionRef<void(const Prepared&)> discard) {
+Result<Prepared> RunCommitAttempts(const CommitOptions& options, std::string_view what,
+                                   FunctionRef<Result<Prepared>()> prepare,
+                                   FunctionRef<bool(const Prepared&)> changed,
+                                   FunctionRef<Status(Prepared&)> swap,
+                                   FunctionRef<void(const Prepared&)> discard) {
   for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
     FIRN_ASSIGN_OR_RETURN(Prepared p, prepare());
     if (!changed(p)) return p;
@@ -58,10 +59,27 @@ Result<Prepared> RunCommitLoop(const CommitOptions& options, std::string_view wh
     if (err.kind == ErrorKind::kCommitStateUnknown) return Fail(err);
     discard(p);
     if (err.kind != ErrorKind::kCommitFailed) return Fail(err);
+    Metrics().retries.Inc();
     CommitBackoff(options, attempt);  // lost the race: re-check against the newer base
   }
   return Fail(ErrorKind::kCommitFailed,
               "Commit failed: too many concurrent commits to " + std::string(what) + ", retry");
+}
+
+// The loop, counted and timed (catalog_metrics.h).
+template <typename Prepared>
+Result<Prepared> RunCommitLoop(const CommitOptions& options, std::string_view what,
+                               FunctionRef<Result<Prepared>()> prepare,
+                               FunctionRef<bool(const Prepared&)> changed,
+                               FunctionRef<Status(Prepared&)> swap,
+                               FunctionRef<void(const Prepared&)> discard) {
+  const auto started = std::chrono::steady_clock::now();
+  Result<Prepared> result =
+      RunCommitAttempts<Prepared>(options, what, prepare, changed, swap, discard);
+  Metrics().CountCommit(result ? nullptr : &result.error());
+  Metrics().commit_seconds.Observe(std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started));
+  return result;
 }
 
 // A refused commit leaves no pointer move to carry its audit row: it is recorded on its own

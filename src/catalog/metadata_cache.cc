@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "catalog/catalog_metrics.h"
 #include "metadata/serde.h"
 
 namespace firn::catalog {
@@ -75,10 +76,16 @@ std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
                                              std::move(json_all));
 }
 
+MetadataCache::~MetadataCache() { Metrics().cache_bytes.Add(-static_cast<int64_t>(bytes_)); }
+
 std::shared_ptr<const CachedTable> MetadataCache::Get(const std::string& location) {
   std::lock_guard lock(mu_);
   auto it = slots_.find(location);
-  if (it == slots_.end()) return nullptr;
+  if (it == slots_.end()) {
+    Metrics().cache_misses.Inc();
+    return nullptr;
+  }
+  Metrics().cache_hits.Inc();
   lru_.splice(lru_.begin(), lru_, it->second.lru_pos);
   return it->second.entry;
 }
@@ -90,11 +97,13 @@ void MetadataCache::Put(std::shared_ptr<const CachedTable> entry) {
   if (slots_.contains(entry->location)) return;
   lru_.push_front(entry->location);
   bytes_ += cost;
+  Metrics().cache_bytes.Add(static_cast<int64_t>(cost));
   std::string key = entry->location;  // read before `entry` is moved from
   slots_.emplace(std::move(key), Slot{std::move(entry), lru_.begin()});
   while (bytes_ > max_bytes_ && !lru_.empty()) {
     auto victim = slots_.find(lru_.back());
     bytes_ -= Cost(*victim->second.entry);
+    Metrics().cache_bytes.Add(-static_cast<int64_t>(Cost(*victim->second.entry)));
     slots_.erase(victim);
     lru_.pop_back();
   }

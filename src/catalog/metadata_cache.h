@@ -71,6 +71,7 @@ std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
 class MetadataCache {
  public:
   explicit MetadataCache(size_t max_bytes) : max_bytes_(max_bytes) {}
+  ~MetadataCache();  // its bytes leave firn_metadata_cache_bytes
 
   std::shared_ptr<const CachedTable> Get(const std::string& location);
   void Put(std::shared_ptr<const CachedTable> entry);

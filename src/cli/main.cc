@@ -20,16 +20,12 @@
 #include "app/bootstrap_command.h"
 #include "app/server_app.h"
 #include "app/server_config.h"
-
-namespace {
-
-constexpr const char* kVersion = "0.1.0";
-
-}  // namespace
+#include "common/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Firn: an Apache Iceberg REST catalog"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "firn " + std::string(firn::kFirnVersion));
 
   firn::app::ServerConfig config;
   std::string config_file;
@@ -59,6 +55,9 @@ int main(int argc, char** argv) {
     serve->add_option(std::string("--") + name, setting_flags[name],
                       "Identity setting (docs/auth.md); also FIRN_* and the config file");
   }
+  serve->add_option("--metrics", setting_flags["metrics"],
+                    "on (default) | off: GET /metrics and request counting "
+                    "(docs/operations.md)");
   serve->add_option("--drop-retention", setting_flags["drop-retention"],
                     "How long dropped tables and views stay restorable (default 7d; 0 = off; "
                     "docs/soft-delete.md)");
@@ -378,7 +377,7 @@ int main(int argc, char** argv) {
   tasks->add_option("--limit", tasks_args.limit, "1..1000 (default 100)");
 
   app.add_subcommand("version", "Print the version")->callback([] {
-    std::cout << "firn " << kVersion << "\n";
+    std::cout << "firn " << firn::kFirnVersion << "\n";
   });
 
   CLI11_PARSE(app, argc, argv);

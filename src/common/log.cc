@@ -15,6 +15,13 @@ void Init(std::string_view level) {
   spdlog::flush_on(spdlog::level::warn);
 }
 
+bool IsLevel(std::string_view level) {
+  for (std::string_view known : {"trace", "debug", "info", "warn", "error", "critical", "off"}) {
+    if (level == known) return true;
+  }
+  return false;
+}
+
 std::string Escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -39,6 +39,9 @@ struct Request {
   // the handler of the same request; empty when there is no admit callback. The server never
   // reads it.
   std::any context;
+  // The pattern of the route admission found ("" when none: a 404, 405 or a refusal before
+  // admission); points into the router, for metrics by route.
+  std::string_view route;
 
   // First header with this name (case-insensitive), or empty.
   std::string_view GetHeader(std::string_view name) const;

@@ -191,7 +191,9 @@ Router::Found Router::Find(const Request& request) const {
   uint32_t allowed = 0;
   const Pattern* hit = impl_->Match(request, segs, count, allowed);
   if (hit == nullptr) return {};
-  return {.found = true, .tag = hit->tags[static_cast<size_t>(request.method)]};
+  return {.found = true,
+          .tag = hit->tags[static_cast<size_t>(request.method)],
+          .pattern = hit->source};
 }
 
 Response Router::Dispatch(const Request& request) const {

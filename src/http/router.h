@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "http/http_types.h"
@@ -59,6 +60,7 @@ class Router {
   struct Found {
     bool found = false;  // false: Dispatch answers with a fallback (404 or 405)
     uint32_t tag = 0;
+    std::string_view pattern;  // the route's pattern as added (valid while the router lives)
   };
   Found Find(const Request& request) const;
 

@@ -98,8 +98,11 @@ http::Response Finish(const http::Request& req, Result<http::Response> result) {
 }
 
 RequestPipeline::RequestPipeline(const http::Router& router, AccessDeps access,
-                                 uint64_t max_body_bytes)
-    : router_(router), access_(std::move(access)), max_body_bytes_(max_body_bytes) {}
+                                 uint64_t max_body_bytes, RequestMetrics* metrics)
+    : router_(router),
+      access_(std::move(access)),
+      max_body_bytes_(max_body_bytes),
+      metrics_(metrics) {}
 
 http::Admission RequestPipeline::Admit(http::Request& req) const {
   http::Admission admission;
@@ -108,6 +111,7 @@ http::Admission RequestPipeline::Admit(http::Request& req) const {
     admission.refusal = router_.Dispatch(req);  // the 404 / 405 fallback; calls no handler
     return admission;
   }
+  req.route = route.pattern;
   const auto kind = static_cast<RouteKind>(route.tag);
   const RouteKind admitted =
       kind == RouteKind::kToken || kind == RouteKind::kPublic ? kind : RouteKind::kAuthenticated;
@@ -171,7 +175,12 @@ http::ServerCallbacks RequestPipeline::Callbacks() const {
       .overloaded = [this](const http::Request& req) { return Overloaded(req); },
       .too_large = [this](const http::Request& req) { return TooLarge(req); },
       .internal_error = [this](const http::Request& req) { return InternalError(req); },
-      .on_complete = &RequestPipeline::LogCompletion,
+      .on_complete =
+          [this](const http::Request& req, const http::Response& res,
+                 std::chrono::microseconds elapsed) {
+            LogCompletion(req, res, elapsed);
+            if (metrics_ != nullptr) metrics_->Record(req, res.status, elapsed);
+          },
   };
 }
 

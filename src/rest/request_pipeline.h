@@ -37,6 +37,7 @@
 #include "common/result.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "rest/request_metrics.h"
 
 namespace firn::rest {
 
@@ -94,8 +95,10 @@ http::Response Finish(const http::Request& req, Result<http::Response> result);
 
 class RequestPipeline {
  public:
-  // `max_body_bytes` is the server's body limit (named in 413 answers).
-  RequestPipeline(const http::Router& router, AccessDeps access, uint64_t max_body_bytes);
+  // `max_body_bytes` is the server's body limit (named in 413 answers). `metrics`: where
+  // every completed request is counted (none when null); it must outlive serving.
+  RequestPipeline(const http::Router& router, AccessDeps access, uint64_t max_body_bytes,
+                  RequestMetrics* metrics = nullptr);
 
   // http::ServerCallbacks::admit.
   http::Admission Admit(http::Request& req) const;
@@ -118,6 +121,7 @@ class RequestPipeline {
   const http::Router& router_;
   AccessDeps access_;
   uint64_t max_body_bytes_;
+  RequestMetrics* metrics_;
 };
 
 }  // namespace firn::rest

@@ -1,0 +1,93 @@
+"""Operations (issue 14, items 1, 2 and part of 7; docs/operations.md): liveness, readiness and
+Prometheus metrics answered without a token, what the metrics count when PyIceberg commits,
+that nothing a caller sent (a table name, a secret, a token) reaches them, and the start-up
+refusals a newcomer hit (an unknown --log-level silenced every line; `firn --version`)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+import firn_auth
+from conftest import FIRN_BINARY, make_catalog
+from helpers import SCHEMA, rows
+
+pytestmark = pytest.mark.firn_only("operations routes (issue 14)")
+
+
+def get(srv, path: str) -> tuple[int, str, dict]:
+    try:
+        with urllib.request.urlopen(srv.uri + path, timeout=10) as r:
+            return r.status, r.read().decode(), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(), dict(e.headers)
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one series (0 when absent)."""
+    for line in text.splitlines():
+        if line.startswith("#") or not line.startswith(name):
+            continue
+        m = re.fullmatch(r"([a-z_]+)(\{(.*)\})? (\S+)", line)
+        if not m or m.group(1) != name:
+            continue
+        got = dict(re.findall(r'([a-z_]+)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
+        if got == labels:
+            return float(m.group(4))
+    return 0.0
+
+
+def test_health_and_ready_answer_without_a_token(server):
+    status, body, headers = get(server, "/health")
+    assert status == 200 and '"UP"' in body
+    status, body, _ = get(server, "/ready")
+    assert status == 200, body
+    assert '"database":"UP"' in body and '"access":"UP"' in body and '"storage-1":"UP"' in body
+    # The catalog itself still wants a token.
+    assert get(server, "/v1/namespaces")[0] == 401
+
+
+def test_metrics_count_a_pyiceberg_commit_by_route_and_leak_nothing(fresh_server):
+    before = get(fresh_server, "/metrics")[1]
+    cat = make_catalog(fresh_server)
+    cat.create_namespace("ops_secret_ns")
+    tbl = cat.create_table("ops_secret_ns.orders_named_secretly", schema=SCHEMA)
+    tbl.append(rows([1, 2]))
+    tbl = cat.load_table("ops_secret_ns.orders_named_secretly")
+    status, after, headers = get(fresh_server, "/metrics")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    committed = sample(after, "firn_commits_total", outcome="committed")
+    assert committed - sample(before, "firn_commits_total", outcome="committed") >= 1
+    route = "/v1/namespaces/{namespace}/tables/{table}"  # PyIceberg: no prefix by default
+    assert sample(after, "firn_http_requests_total", route=route, method="POST", status="200") >= 1
+    assert sample(after, "firn_http_request_duration_seconds_count", route=route,
+                  method="GET") >= 1
+    assert sample(after, "firn_token_requests_total", outcome="issued") >= 1
+    assert sample(after, "firn_load_duration_seconds_count") >= 1
+    assert sample(after, "firn_process_resident_bytes") > 0
+    assert sample(after, "firn_build_info", version=subprocess.run(
+        [str(FIRN_BINARY), "version"], capture_output=True, text=True).stdout.split()[1]) == 1
+    admin = firn_auth.admin_credentials()
+    for secret in ("ops_secret_ns", "orders_named_secretly", admin.client_secret,
+                   tbl.metadata_location):
+        assert secret not in after, f"{secret!r} reached /metrics"
+
+
+def test_metrics_can_be_switched_off(server_factory):
+    srv = server_factory(args=["--metrics", "off"])
+    assert get(srv, "/metrics")[0] == 404
+    assert get(srv, "/health")[0] == 200
+
+
+def test_an_unknown_log_level_is_refused_and_version_answers(tmp_path):
+    p = subprocess.run([str(FIRN_BINARY), "serve", "--data-dir", str(tmp_path / "d"),
+                        "--log-level", "verbose", "--listen", "127.0.0.1:0"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2
+    assert "Unknown log level 'verbose'" in p.stderr, p.stderr
+    v = subprocess.run([str(FIRN_BINARY), "--version"], capture_output=True, text=True, timeout=30)
+    assert v.returncode == 0 and re.fullmatch(r"firn \d+\.\d+\.\d+\n", v.stdout), v.stdout
