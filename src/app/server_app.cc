@@ -25,6 +25,7 @@
 #include "catalog/store_claims.h"
 #include "common/log.h"
 #include "common/uuid.h"
+#include "console/console_routes.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "io/object_store.h"
@@ -247,6 +248,10 @@ int RunServer(ServerConfig config) {
   rest::AddManagementRoutes(router, management, access_state, authenticator);
   // Every route's requests: admitted from the header, then handled (rest/request_pipeline.h).
   rest::AddOpenApiRoutes(router);  // last: the documents describe what is registered
+  // The web console is no API: after the documents, so they leave it out.
+  if (config.console) {
+    console::AddConsoleRoutes(router, {.realm_header = config.realm_header});
+  }
   rest::RequestPipeline pipeline(router, access_deps, config.max_body_bytes);
 
   http::ServerOptions options;

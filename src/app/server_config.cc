@@ -135,6 +135,7 @@ const std::map<std::string, Setter>& Setters() {
       {"drop_retention", StringSetter(&ServerConfig::drop_retention)},
       {"load_check_interval", StringSetter(&ServerConfig::load_check_interval)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
+      {"console", OnOffSetter("console", &ServerConfig::console)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},
       // The production minimum is checked by Finalize, once test mode is known.
