@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 
 import pytest
 import requests
@@ -19,6 +20,7 @@ from helpers import rows
 
 SESSION_KEY = "firn.console.session"
 XSS = '<img src=x onerror="window.__firnXss=1">'
+VIEW_SQL = "SELECT id FROM db.events WHERE id > 2"
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +41,32 @@ def world(server, tmp_path_factory):
     table = cat.load_table("db.events")
     snapshot_ids = [str(s.snapshot_id) for s in table.snapshots()]
     assert len(snapshot_ids) == 2
+
+    # A view, and a scan report of the table, over the REST API (as an engine sends them).
+    headers = firn_auth.auth_headers(server.uri)
+    config = requests.get(f"{server.uri}/v1/config", params={"warehouse": name},
+                          headers=headers, timeout=30).json()
+    base = f"{server.uri}/v1/{config['overrides']['prefix']}/namespaces/db"
+    view = {
+        "name": "recent",
+        "schema": {"type": "struct", "schema-id": 0,
+                   "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]},
+        "view-version": {
+            "version-id": 1, "timestamp-ms": int(time.time() * 1000), "schema-id": 0,
+            "summary": {"engine-name": "console-test"}, "default-namespace": ["db"],
+            "representations": [{"type": "sql", "sql": VIEW_SQL, "dialect": "spark"}]},
+        "properties": {},
+    }
+    r = requests.post(f"{base}/views", json=view, headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    report = {
+        "report-type": "scan-report", "table-name": f"{name}.db.events",
+        "snapshot-id": int(snapshot_ids[-1]), "filter": True, "schema-id": 0,
+        "projected-field-ids": [1, 2], "projected-field-names": ["id", "name"],
+        "metrics": {"result-data-files": {"unit": "count", "value": 2}},
+    }
+    r = requests.post(f"{base}/tables/events/metrics", json=report, headers=headers, timeout=30)
+    assert r.status_code == 204, r.text
     return {"catalog": name, "ns": "db", "table": "events", "snapshots": snapshot_ids,
             "metadata": table.metadata_location, "admin": admin}
 
@@ -52,7 +80,8 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     page, catalog = console.page, world["catalog"]
     console.open()
     page.wait_for_selector("#login-form")
-    console.login(firn_auth.admin_credentials())
+    # The realm typed in: every request then names it in the server's realm header.
+    console.login(firn_auth.admin_credentials(), realm=firn_auth.DEFAULT_REALM)
 
     # Catalogs → catalog → namespace → table, by the links a person would click.
     page.locator("[data-testid=catalogs] a", has_text=catalog).click()
@@ -73,11 +102,32 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     props = page.locator("[data-testid=table-properties]").inner_text()
     assert XSS in props
     assert page.evaluate("() => window.__firnXss") is None
-    # The metrics reports section answered (reports, none, or "not served") without an error.
+    # The stored metrics reports: the scan report sent above, on a server that lists them;
+    # a plain "not served" note (no error) on one without the listing endpoint.
     reports = page.locator("[data-testid=table-metrics]")
-    reports.locator("table, p").first.wait_for()
+    listing = world["admin"].request("GET", "/metrics-reports", params={"catalog": catalog})
+    if listing.status_code == 404:
+        reports.locator("[data-testid=metrics-unsupported]").wait_for()
+    else:
+        assert listing.status_code == 200, listing.text
+        reports.locator("[data-testid=metrics-reports] td", has_text="scan-report").wait_for()
+        assert "result-data-files" in reports.text_content()
     assert reports.locator(".error").count() == 0, reports.inner_text()
     console.screenshot("table")
+
+    # The view beside it: its SQL and versions.
+    page.locator(".crumbs a", has_text="db").click()
+    page.locator("[data-testid=views] a", has_text="recent").click()
+    assert VIEW_SQL in page.locator("[data-testid=view-sql]").inner_text()
+    assert "console-test" in page.locator("[data-testid=view-versions]").inner_text()
+    console.screenshot("view")
+
+    # Principals and principal roles, as the admin may see them.
+    console.go("#/principals")
+    page.locator("[data-testid=principals] td", has_text=firn_auth.admin_credentials().client_id
+                 ).wait_for()
+    console.go("#/principal-roles")
+    page.locator("[data-testid=principal-roles] a", has_text="service_admin").wait_for()
 
     # The token is in this tab's sessionStorage only; the secret is stored nowhere.
     stored = page.evaluate(f"""() => ({{

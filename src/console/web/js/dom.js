@@ -1,5 +1,5 @@
-// Building the page. Text always goes in as text nodes (never innerHTML), so a name or property
-// value holding markup is shown, not run.
+// Building the page. Text always goes in as text nodes (never parsed as HTML), so a name or
+// property value holding markup is shown, not run.
 
 // h("a", {href: "#/x", class: "c", onclick: fn}, "text", child, [more]) → an element.
 export function h(tag, attrs = {}, ...children) {
