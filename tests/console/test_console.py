@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import time
+import uuid
 
 import pytest
 import requests
@@ -28,7 +29,7 @@ def world(server, tmp_path_factory):
     """A catalog with namespace db and table events, appended to twice by PyIceberg (as the
     session admin); returns names, PyIceberg's snapshot ids and the metadata location."""
     admin = Management(server.uri)
-    name = f"console_{firn_auth.new_secret()[:6].lower().replace('-', 'x').replace('_', 'y')}"
+    name = f"console_{uuid.uuid4().hex[:8]}"
     base = tmp_path_factory.mktemp("wh")
     admin.create_catalog(name, base.as_uri())
     cat = RestCatalog("c", uri=server.uri, warehouse=name,
@@ -226,6 +227,24 @@ def test_principal_without_grants_sees_no_tables_and_no_principals(console, worl
     page.locator("main .error").first.wait_for()
     assert "ForbiddenException" in page.locator("main .error").first.inner_text()
     assert "events" not in console.text()
+
+
+def test_a_token_the_server_no_longer_accepts_ends_the_session(console, world, tag):
+    """Rotating a principal's credentials refuses the tokens issued before (docs/management.md):
+    the console's next request gets 401, and it forgets the token and asks for a login, saying
+    why."""
+    page = console.page
+    user = world["admin"].create_principal(f"rotated_{tag}")
+    console.open()
+    page.wait_for_selector("#login-form")
+    console.login(user.creds)
+    page.wait_for_selector("#logout:visible")
+    world["admin"].rotate(user.name)
+    console.go("#/catalogs/x/namespaces/db")
+    message = page.locator(".login .error")
+    message.wait_for()
+    assert "session ended" in message.inner_text() and "401" in message.inner_text()
+    assert page.evaluate(f"() => sessionStorage.getItem('{SESSION_KEY}')") is None
 
 
 # ---- static serving, over raw HTTP --------------------------------------------------------
