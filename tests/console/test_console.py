@@ -178,6 +178,9 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     page.click("#logout")
     page.wait_for_selector("#login-form")
     assert page.evaluate(f"() => sessionStorage.getItem('{SESSION_KEY}')") is None
+    # Neither the secret typed into the form nor the token reached the server's log.
+    log = console.srv.log_path.read_text(errors="replace")
+    assert firn_auth.admin_credentials().client_secret not in log and session["token"] not in log
 
 
 def test_principal_without_grants_sees_no_tables_and_no_principals(console, world, tag):
