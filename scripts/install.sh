@@ -25,22 +25,7 @@ case "${1:-}" in
   *) die "usage: $0 [--build-deps]" ;;
 esac
 
-as_root() {
-  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi
-}
-
-install_apt() {
-  local missing=() pkg
-  for pkg in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
-      || missing+=("$pkg")
-  done
-  [[ ${#missing[@]} -eq 0 ]] && return 0
-  log "installing apt packages: ${missing[*]}"
-  run_quiet "apt-get update" as_root apt-get update -q
-  run_quiet "apt-get install" as_root env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends "${missing[@]}"
-}
+install_apt() { apt_install_missing "${APT_PACKAGES[@]}"; }
 
 # The venv is rebuilt when requirements-test.txt or the interpreter version changes.
 install_venv() {

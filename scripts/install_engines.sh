@@ -27,33 +27,15 @@ JAR_ARTIFACTS=(
 # The dependency plugin bundled with Maven 3.8 is too old for -Dartifact=...:copy.
 DEP_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
 
-as_root() {
-  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi
-}
-
 install_java() {
   local missing=()
   [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]] || missing+=(openjdk-17-jre-headless)
   command -v mvn >/dev/null 2>&1 || missing+=(maven)
-  [[ ${#missing[@]} -eq 0 ]] && return 0
-  log "installing apt packages: ${missing[*]}"
-  run_quiet "apt-get update" as_root apt-get update -q
-  run_quiet "apt-get install" as_root env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends "${missing[@]}"
+  [[ ${#missing[@]} -eq 0 ]] || apt_install_missing "${missing[@]}"
 }
 
-# The stamp holds the requirements' hash and install.sh's own venv stamp, so a rebuilt venv
-# (install.sh deletes and recreates it) gets the engines again.
-install_pip() {
-  [[ -x "$FIRN_VENV/bin/python" ]] || die "no test venv at $FIRN_VENV: run scripts/install.sh first"
-  local stamp="$FIRN_VENV/.firn-engines-stamp" want
-  want="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1) $(cat "$FIRN_VENV/.firn-stamp" 2>/dev/null)"
-  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then return 0; fi
-  log "installing engines into $FIRN_VENV"
-  run_quiet "pip install engines" "$FIRN_VENV/bin/pip" install -q --disable-pip-version-check \
-    -r "$REQUIREMENTS"
-  printf '%s' "$want" >"$stamp"
-}
+# Re-installed when requirements-engines.txt changes or install.sh rebuilt the venv.
+install_pip() { pip_install_stamped engines "$REQUIREMENTS" .firn-engines-stamp; }
 
 install_signer() {
   [[ -f "$FIRN_PYSIGNER/.complete" ]] && return 0

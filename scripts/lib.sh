@@ -61,3 +61,37 @@ timed() {
 
 # firn_mvn ARGS... : batch-mode, quiet mvn whose downloads land in FIRN_MAVEN_REPO.
 firn_mvn() { mvn -B -q -Dmaven.repo.local="$FIRN_MAVEN_REPO" "$@"; }
+
+# as_root CMD... : CMD as root (directly when already root, else through sudo -n).
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi
+}
+
+# apt_install_missing PKG... : apt-get installs those of PKG not installed yet (nothing to do:
+# no apt-get at all).
+apt_install_missing() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+      || missing+=("$pkg")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  log "installing apt packages: ${missing[*]}"
+  run_quiet "apt-get update" as_root apt-get update -q
+  run_quiet "apt-get install" as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# pip_install_stamped LABEL REQUIREMENTS STAMP : pip-installs REQUIREMENTS into $FIRN_VENV unless
+# the stamp file $FIRN_VENV/STAMP records this requirements file and this venv (install.sh's own
+# stamp: a rebuilt venv installs again).
+pip_install_stamped() {
+  local label="$1" requirements="$2" stamp="$FIRN_VENV/$3" want
+  [[ -x "$FIRN_VENV/bin/python" ]] || die "no test venv at $FIRN_VENV: run scripts/install.sh first"
+  want="$(sha256sum "$requirements" | cut -d' ' -f1) $(cat "$FIRN_VENV/.firn-stamp" 2>/dev/null)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then return 0; fi
+  log "installing $label into $FIRN_VENV"
+  run_quiet "pip install $label" "$FIRN_VENV/bin/pip" install -q --disable-pip-version-check \
+    -r "$requirements"
+  printf '%s' "$want" >"$stamp"
+}

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs, builds and runs every suite: unit tests (ctest, and again under asan-ubsan),
-# integration, schemathesis, fuzz, scenarios, the REST Compatibility Kit and the engines. This
-# is what CI runs (.ci/run). Stages run as soon as what they need is done, several at once
-# where the machine's cores allow (FIRN_CI_SLOTS, default 2; see "Stages" below). Each stage
-# writes its output to build/release/test-results/logs/<stage>.log; the console gets one line
-# when a stage starts and one when it ends (a failed stage's log tail follows), and a summary
-# with each stage's status, start, wall time and CPU. Exits non-zero if anything failed.
+# integration, schemathesis, fuzz, scenarios, the web console in headless Chromium, the REST
+# Compatibility Kit and the engines. This is what CI runs (.ci/run). Stages run as soon as what
+# they need is done, several at once where the machine's cores allow (FIRN_CI_SLOTS, default 2;
+# see "Stages" below). Each stage writes its output to
+# build/release/test-results/logs/<stage>.log; the console gets one line when a stage starts and
+# one when it ends (a failed stage's log tail follows), and a summary with each stage's status,
+# start, wall time and CPU. Exits non-zero if anything failed.
 #
 #   scripts/test.sh [pytest args]      extra arguments go to the integration pytest
 # Env: FIRN_CI_SLOTS (CPU slots, default 2), FIRN_CI_SERIAL=1 (one stage at a time),
@@ -59,6 +60,9 @@ install_weed() {
   return 0
 }
 
+# Debian's Chromium and Playwright for Python, for the web console's browser test.
+install_console_deps() { "$FIRN_ROOT/scripts/install_console.sh"; }
+
 build_release() { "$FIRN_ROOT/scripts/build.sh"; }
 build_asan() { "$FIRN_ROOT/scripts/test_asan.sh" --build-only; }
 build_fuzz() { "$FIRN_ROOT/scripts/fuzz.sh" --build-only; }
@@ -104,6 +108,21 @@ integration_tests() {
       --junitxml="$RESULTS_DIR/integration.xml" "${PYTEST_ARGS[@]}" || rc=$?
   # Exit 5 means pytest collected no tests: that is a broken suite, not a pass.
   [[ $rc -eq 5 ]] && log "pytest collected no tests"
+  return "$rc"
+}
+
+# The web console in Debian's headless Chromium (tests/console, docs/console.md); its
+# screenshots land in RESULTS_DIR/console and their paths reach the console.
+console_tests() {
+  local rc=0 shot
+  rm -rf "$RESULTS_DIR/console"
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" FIRN_CONSOLE_RESULTS="$RESULTS_DIR/console" \
+    "$FIRN_VENV/bin/python" -m pytest tests/console -ra --junitxml="$RESULTS_DIR/console.xml" \
+    || rc=$?
+  [[ $rc -eq 5 ]] && log "pytest collected no tests"
+  for shot in "$RESULTS_DIR"/console/*.png; do
+    [[ -f "$shot" ]] && echo "screenshot: $shot"
+  done
   return "$rc"
 }
 
@@ -162,10 +181,12 @@ add_stage peers        "install"                     0 bg     install_peers
 add_stage build        "install"                     2 bg     build_release
 add_stage weed         "install"                     1 bg     install_weed
 add_stage pg           "install"                     0 inline start_pg
+add_stage console-deps "install"                     0 bg     install_console_deps
 add_stage integration  "build"                       1 bg     integration_tests
 add_stage s3           "peers weed"                  0 inline start_s3
 add_stage unit         "build pg s3"                 2 bg     unit_tests
 add_stage scenarios    "build"                       1 bg     scenario_tests
+add_stage console      "build console-deps"          1 bg     console_tests
 add_stage asan-build   "install"                     2 bg     build_asan
 add_stage asan-unit    "asan-build pg s3"            2 bg     asan_unit_tests
 add_stage expiry       "build peers s3"              0 bg     expiry_tests
@@ -244,7 +265,7 @@ finish_stage() {
 
 CLOSING_LINES='^=+ .*[0-9]+ (passed|failed|error|errors|skipped|deselected).* in [0-9.]+s.*=+$'
 CLOSING_LINES+='|tests passed, [0-9]+ tests failed out of|^\[firn\] fuzz: [0-9]+ targets'
-CLOSING_LINES+='|^rck: [0-9]+ passed|^selfcheck '
+CLOSING_LINES+='|^rck: [0-9]+ passed|^selfcheck |^screenshot: '
 
 # ready NAME: 0 = may start now, 1 = not yet, 2 = never (a need failed or was skipped).
 ready() {

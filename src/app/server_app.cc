@@ -27,6 +27,7 @@
 #include "common/log.h"
 #include "common/metrics.h"
 #include "common/uuid.h"
+#include "console/console_routes.h"
 #include "http/heap_trim.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -286,6 +287,11 @@ int RunServer(ServerConfig config) {
   rest::AddOpsRoutes(router, readiness, registry);
   // Every route's requests: admitted from the header, then handled (rest/request_pipeline.h).
   rest::AddOpenApiRoutes(router);  // last: the documents describe what is registered
+  // The web console is no API: after the documents, so they leave it out.
+  if (config.console) {
+    console::AddConsoleRoutes(router, {.realm_header = config.realm_header});
+  }
+  // After every route: the request metrics' table is built from the router.
   std::optional<rest::RequestMetrics> request_metrics;
   metrics::Registry::CollectorHandle process_metrics;
   if (registry != nullptr) {

@@ -136,6 +136,7 @@ const std::map<std::string, Setter>& Setters() {
       {"load_check_interval", StringSetter(&ServerConfig::load_check_interval)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"metrics", OnOffSetter("metrics", &ServerConfig::metrics)},
+      {"console", OnOffSetter("console", &ServerConfig::console)},
       {"realm_header", StringSetter(&ServerConfig::realm_header)},
       {"default_realm", StringSetter(&ServerConfig::default_realm)},
       // The production minimum is checked by Finalize, once test mode is known.

@@ -95,6 +95,9 @@ struct ServerConfig {
   std::string oidc_role_prefix;
   std::string oidc_realm;  // default: default_realm
 
+  // The web console at /ui (docs/console.md): on (default) or off.
+  bool console = true;
+
   // Test mode: FIRN_TEST_MODE=on in the environment only (no flag, no config-file key). It
   // admits a token_lifetime down to kTestModeMinTokenLifetimeSeconds so expiry tests wait
   // seconds instead of minutes; `firn serve` logs a warning when it is on. Not for production.

@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
   serve->add_option("--load-check-interval", setting_flags["load-check-interval"],
                     "How often a loaded table is checked for another catalog's commits, off the "
                     "request (default 5s; 0 = only commits check; docs/ownership-claims.md)");
+  serve->add_option("--console", setting_flags["console"],
+                    "Serve the web console at /ui: on (default) or off (docs/console.md)");
   // Input limits (docs/limits.md), applied by name as well.
   serve->add_option("--storage-roots", setting_flags["storage-roots"],
                     "Comma-separated locations catalogs may use (default: the warehouse; "
