@@ -4,18 +4,22 @@
 # alternate off/on ROUNDS times so drift on this shared machine hits both sides alike.
 # --against BIN adds a third server, auth on, from another firn binary (e.g. a build of the
 # commit before a change), measured in the same rounds: a before/after comparison.
+# --metrics compares metrics on/off instead (both servers authenticate; "off" runs with
+# --metrics off): the cost of request counting on the hot path.
 # Prints numbers; asserts nothing.
-# Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N] [--against FIRN_BINARY]
+# Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N] [--against FIRN_BINARY] [--metrics]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=8
 ROUNDS=3
 AGAINST=""
+METRICS=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --against) AGAINST="$2"; shift 2 ;;
+    --metrics) METRICS=1; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -30,11 +34,13 @@ PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$WORK"' EXIT
 
 start() {  # start NAME AUTH(on|off) [BINARY] → sets PORT (no subshell: the pid must reach PIDS)
-  local name=$1 auth=$2 bin=${3:-$BIN} port
+  local name=$1 auth=$2 bin=${3:-$BIN} port extra=()
+  # With --metrics the "off" server authenticates too and counts nothing instead.
+  if [[ $METRICS -eq 1 && $name == off ]]; then auth=on; extra=(--metrics off); fi
   port=$(free_port)
   FIRN_BOOTSTRAP_CREDENTIALS="default,$CLIENT_ID,$CLIENT_SECRET" \
     "$bin" serve --data-dir "$WORK/$name" --listen "127.0.0.1:$port" --auth "$auth" \
-    --log-level warn 2>"$WORK/$name.log" &
+    "${extra[@]}" --log-level warn 2>"$WORK/$name.log" &
   PIDS+=($!)
   for _ in $(seq 100); do
     curl -s -o /dev/null "http://127.0.0.1:$port/v1/config" && break
@@ -47,7 +53,13 @@ start off off; OFF_PORT=$PORT
 start on on; ON_PORT=$PORT
 TOKEN=$(bench/token.sh "http://127.0.0.1:$ON_PORT" "$CLIENT_ID" "$CLIENT_SECRET")
 echo "machine: $(nproc) cores, $(uname -r); firn $("$BIN" version); token ${#TOKEN} bytes"
-python3 bench/catalog_bench.py --port "$OFF_PORT" --snapshots 100 --prepare-only
+OFF_AUTH=()
+if [[ $METRICS -eq 1 ]]; then
+  OFF_TOKEN=$(bench/token.sh "http://127.0.0.1:$OFF_PORT" "$CLIENT_ID" "$CLIENT_SECRET")
+  OFF_AUTH=(--token "$OFF_TOKEN")
+  echo "metrics: off server /metrics HTTP $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$OFF_PORT/metrics"), on server HTTP $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ON_PORT/metrics")"
+fi
+python3 bench/catalog_bench.py --port "$OFF_PORT" --snapshots 100 --prepare-only "${OFF_AUTH[@]}"
 python3 bench/catalog_bench.py --port "$ON_PORT" --snapshots 100 --prepare-only --token "$TOKEN"
 if [[ -n "$AGAINST" ]]; then
   start against on "$AGAINST"; AGAINST_PORT=$PORT
@@ -70,7 +82,11 @@ run() {  # run LABEL PORT [header]
 }
 for r in $(seq "$ROUNDS"); do
   echo "--- round $r: loadTable (100 snapshots), 1 connection, ${DURATION}s each"
-  run off "$OFF_PORT"
+  if [[ $METRICS -eq 1 ]]; then
+    run off "$OFF_PORT" -H "Authorization: Bearer $OFF_TOKEN"
+  else
+    run off "$OFF_PORT"
+  fi
   run on "$ON_PORT" -H "Authorization: Bearer $TOKEN"
   if [[ -n "$AGAINST" ]]; then
     run base "$AGAINST_PORT" -H "Authorization: Bearer $AGAINST_TOKEN"
