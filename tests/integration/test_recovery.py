@@ -288,6 +288,7 @@ def test_the_drill_recovers_identical_and_catches_the_wrong_order(server_factory
     assert p.returncode == 0, p.stdout + p.stderr
     tables = [t for t in out if not t.get("summary")]
     summary = out[-1]
+    print("drill summary:", json.dumps(summary))  # RPO/RTO figures in the CI log (-rA)
     assert len(tables) == 5 and all(t["identical"] and t["rpo-ms"] == 0 for t in tables), tables
     assert summary["identical"] == 5 and summary["ok"], summary
     assert summary["rto-ms"] >= summary["register-ms"] > 0
