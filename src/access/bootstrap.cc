@@ -1,7 +1,9 @@
 #include "access/bootstrap.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "access/access_records.h"
@@ -252,8 +254,12 @@ Result<SealResult> SealSigningKeys(store::AccessStore& store, const auth::KeyEnc
   }
 }
 
-Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::string_view text,
-                                                                      std::string_view realm) {
+namespace {
+
+// Calls `each(realm, client_id, secret)` per entry until it returns true.
+Status ForEachBootstrapEntry(
+    std::string_view text,
+    const std::function<bool(std::string_view, std::string_view, std::string_view)>& each) {
   while (!text.empty()) {
     size_t end = text.find_first_of(";\n");
     std::string_view entry = text.substr(0, end);
@@ -267,17 +273,13 @@ Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::strin
       return Fail(ErrorKind::kIllegalArgument,
                   "Bootstrap credentials must be <realm>,<client-id>,<secret>");
     }
-    if (entry.substr(0, a) != realm) continue;
-    return std::optional<BootstrapCredentials>(BootstrapCredentials{
-        std::string(entry.substr(a + 1, b - a - 1)), Secret(std::string(entry.substr(b + 1)))});
+    if (each(entry.substr(0, a), entry.substr(a + 1, b - a - 1), entry.substr(b + 1))) break;
   }
-  return std::optional<BootstrapCredentials>();
+  return Ok();
 }
 
-Result<std::optional<BootstrapCredentials>> BootstrapCredentialsFromEnv(std::string_view realm) {
-  if (const char* v = std::getenv("FIRN_BOOTSTRAP_CREDENTIALS"); v && *v) {
-    return ParseBootstrapCredentials(v, realm);
-  }
+Result<std::string> BootstrapTextFromEnv() {
+  if (const char* v = std::getenv("FIRN_BOOTSTRAP_CREDENTIALS"); v && *v) return std::string(v);
   if (const char* f = std::getenv("FIRN_BOOTSTRAP_CREDENTIALS_FILE"); f && *f) {
     std::ifstream in(f, std::ios::binary);
     if (!in) {
@@ -286,9 +288,39 @@ Result<std::optional<BootstrapCredentials>> BootstrapCredentialsFromEnv(std::str
     }
     std::ostringstream s;
     s << in.rdbuf();
-    return ParseBootstrapCredentials(s.str(), realm);
+    return s.str();
   }
-  return std::optional<BootstrapCredentials>();
+  return std::string();
+}
+
+}  // namespace
+
+Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::string_view text,
+                                                                      std::string_view realm) {
+  std::optional<BootstrapCredentials> found;
+  FIRN_RETURN_IF_ERROR(ForEachBootstrapEntry(
+      text, [&](std::string_view r, std::string_view id, std::string_view secret) {
+        if (r != realm) return false;
+        found = BootstrapCredentials{std::string(id), Secret(std::string(secret))};
+        return true;
+      }));
+  return found;
+}
+
+Result<std::optional<BootstrapCredentials>> BootstrapCredentialsFromEnv(std::string_view realm) {
+  FIRN_ASSIGN_OR_RETURN(std::string text, BootstrapTextFromEnv());
+  return ParseBootstrapCredentials(text, realm);
+}
+
+Result<std::vector<std::string>> BootstrapRealmsFromEnv() {
+  FIRN_ASSIGN_OR_RETURN(std::string text, BootstrapTextFromEnv());
+  std::vector<std::string> realms;
+  FIRN_RETURN_IF_ERROR(ForEachBootstrapEntry(
+      text, [&](std::string_view r, std::string_view, std::string_view) {
+        if (std::find(realms.begin(), realms.end(), r) == realms.end()) realms.emplace_back(r);
+        return false;
+      }));
+  return realms;
 }
 
 }  // namespace firn::access

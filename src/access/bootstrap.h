@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "auth/key_encryption.h"
@@ -92,5 +93,7 @@ Result<std::optional<BootstrapCredentials>> ParseBootstrapCredentials(std::strin
                                                                       std::string_view realm);
 // From FIRN_BOOTSTRAP_CREDENTIALS, else the file named by FIRN_BOOTSTRAP_CREDENTIALS_FILE.
 Result<std::optional<BootstrapCredentials>> BootstrapCredentialsFromEnv(std::string_view realm);
+// Every realm those name, in order (each once: its first entry).
+Result<std::vector<std::string>> BootstrapRealmsFromEnv();
 
 }  // namespace firn::access

@@ -47,15 +47,13 @@ bool MayHaveCommitted(store::AccessStore& store, const std::string& realm,
 
 }  // namespace
 
-Status PrepareAccess(store::AccessStore& store, const ServerConfig& config,
-                     const auth::KeyEncryptionKeys& keks) {
-  const catalog::CatalogInfo info = DefaultCatalogInfo(config);
-  if (!config.auth) {
-    FIRN_ASSIGN_OR_RETURN(int64_t v, access::EnsureCatalog(store, config.default_realm, info,
-                                                           NowMillis()));
-    (void)v;
-    return Ok();
-  }
+namespace {
+
+// The default realm: bootstrapped on first start with the supplied credentials, or generated
+// ones written to <data-dir>/admin-credentials.
+Status PrepareDefaultRealm(store::AccessStore& store, const ServerConfig& config,
+                           const auth::KeyEncryptionKeys& keks,
+                           const catalog::CatalogInfo& info) {
   FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, store.LoadAccess());
   if (HasPrincipal(rows, config.default_realm)) {
     FIRN_ASSIGN_OR_RETURN(int64_t v, access::EnsureCatalog(store, config.default_realm, info,
@@ -101,6 +99,40 @@ Status PrepareAccess(store::AccessStore& store, const ServerConfig& config,
   } else {
     spdlog::info(R"("msg":"bootstrapped realm with the supplied credentials","realm":"{}","principal":"{}")",
                  log::Escape(config.default_realm), log::Escape(result->admin_name));
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Status PrepareAccess(store::AccessStore& store, const ServerConfig& config,
+                     const auth::KeyEncryptionKeys& keks) {
+  const catalog::CatalogInfo info = DefaultCatalogInfo(config);
+  if (!config.auth) {
+    FIRN_ASSIGN_OR_RETURN(int64_t v, access::EnsureCatalog(store, config.default_realm, info,
+                                                           NowMillis()));
+    (void)v;
+    return Ok();
+  }
+  FIRN_RETURN_IF_ERROR(PrepareDefaultRealm(store, config, keks, info));
+  // Every other realm FIRN_BOOTSTRAP_CREDENTIALS names is bootstrapped too, once (it was
+  // silently ignored, and its client only ever saw invalid_client).
+  FIRN_ASSIGN_OR_RETURN(std::vector<std::string> realms, access::BootstrapRealmsFromEnv());
+  for (const std::string& realm : realms) {
+    if (realm == config.default_realm) continue;
+    FIRN_ASSIGN_OR_RETURN(store::AccessRows rows, store.LoadAccess());
+    if (HasPrincipal(rows, realm)) continue;
+    access::BootstrapOptions options;
+    options.realm = realm;
+    options.admin_name = config.bootstrap_admin;
+    // No catalog: the default catalog's location belongs to the default realm; this realm's
+    // admin creates its catalogs through the management API.
+    FIRN_ASSIGN_OR_RETURN(options.credentials, access::BootstrapCredentialsFromEnv(realm));
+    FIRN_ASSIGN_OR_RETURN(auto result, access::Bootstrap(store, options, keks, NowMillis()));
+    if (result.created) {
+      spdlog::info(R"x("msg":"bootstrapped realm with the supplied credentials (no catalog yet)","realm":"{}","principal":"{}")x",
+                   log::Escape(realm), log::Escape(result.admin_name));
+    }
   }
   return Ok();
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 import subprocess
 from pathlib import Path
 
@@ -55,6 +56,13 @@ def two_realms(server_factory, tmp_path):
     srv = server_factory()
     a = firn_auth.admin_credentials()
     b = bootstrap_realm(srv, "blue", "blue_admin")
+    # Another process wrote realm B: the server sees it at its next access-snapshot refresh
+    # (a second or two). Token requests are fast enough now to ask before that. At most 9
+    # tries, a second apart: below the 10 failures that lock a client out from one address.
+    for _ in range(9):
+        if request_token(srv.uri, b.client_id, b.client_secret, realm=b.realm).status_code == 200:
+            break
+        time.sleep(1)
     return srv, a, b
 
 
