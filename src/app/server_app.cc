@@ -164,6 +164,10 @@ int RunServer(ServerConfig config) {
   auto deployment = store->EnsureSetting(std::string(catalog::kDeploymentIdSetting), NewUuidV4());
   if (!deployment) return fail(deployment.error());
   service.SetDeployment(*deployment);
+  auto report_retention =
+      catalog::ParseDuration(config.metrics_report_retention, "metrics_report_retention");
+  if (!report_retention) return fail(report_retention.error());
+  service.SetMetricsReportRetention(*report_retention);
   service.SetDropRetention(catalog::ParseDuration(config.drop_retention).value_or(
       catalog::kDefaultDropRetention));
   service.SetLoadCheckInterval(

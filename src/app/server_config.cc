@@ -133,6 +133,7 @@ const std::map<std::string, Setter>& Setters() {
       {"vending_strict", BoolSetter("vending_strict", &ServerConfig::vending_strict)},
       {"s3_key_sets", StringSetter(&ServerConfig::s3_key_sets)},
       {"drop_retention", StringSetter(&ServerConfig::drop_retention)},
+      {"metrics_report_retention", StringSetter(&ServerConfig::metrics_report_retention)},
       {"load_check_interval", StringSetter(&ServerConfig::load_check_interval)},
       {"auth", OnOffSetter("auth", &ServerConfig::auth)},
       {"metrics", OnOffSetter("metrics", &ServerConfig::metrics)},

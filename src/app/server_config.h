@@ -67,6 +67,9 @@ struct ServerConfig {
   // Soft delete (docs/soft-delete.md): how long a dropped table or view is kept, restorable,
   // unless its catalog's firn.drop.retention says otherwise. "7d", "12h", "3600"; "0" = off.
   std::string drop_retention = "7d";
+  // How long engines' metrics reports are kept, listable (docs/operations.md); "0" = they are
+  // accepted and not stored.
+  std::string metrics_report_retention = "7d";
   // How often a loaded table version is checked, off the request, for another catalog's
   // metadata files (docs/ownership-claims.md). "5s", "1m", "0" = only commits check.
   std::string load_check_interval = "5s";

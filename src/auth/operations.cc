@@ -216,6 +216,10 @@ constexpr OperationRule kRules[] = {
      {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
     {O::kMoveView, A::kManagement, "moveView", "", T::kNamespace,
      {P::kCATALOG_MANAGE_CONTENT}, T::kNone, {}, "(Firn)"},
+    // Firn's stored metrics reports: what the table's readers posted (scan filters, file
+    // counts), so the privilege that lets one post a scan report and read the data.
+    {O::kListMetricsReports, A::kManagement, "listMetricsReports", "", T::kTable,
+     {P::kTABLE_READ_DATA}, T::kNone, {}, "(Firn)"},
 };
 
 // One row per enumerator, at the enumerator's index: RuleOf is an array index, and an

@@ -121,9 +121,11 @@ enum class Operation : uint8_t {
   // Firn's move of a table or view to another catalog of the deployment (…/{table}/move).
   kMoveTable,
   kMoveView,
+  // Firn's stored metrics reports of one table (…/tables/{table}/metrics-reports).
+  kListMetricsReports,
 };
 
-inline constexpr int kOperationCount = static_cast<int>(Operation::kMoveView) + 1;
+inline constexpr int kOperationCount = static_cast<int>(Operation::kListMetricsReports) + 1;
 
 // Which API serves the operation.
 enum class Api { kIcebergRest, kManagement };

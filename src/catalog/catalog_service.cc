@@ -1,5 +1,4 @@
 #include "catalog/catalog_service.h"
-#include "catalog/catalog_metrics.h"
 
 #include <spdlog/spdlog.h>
 
@@ -7,6 +6,7 @@
 
 #include "catalog/audit.h"
 #include "catalog/authorization.h"
+#include "catalog/catalog_metrics.h"
 #include "catalog/filtered_page.h"
 #include "catalog/foreign_writers.h"
 #include "catalog/identifiers.h"
@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/macros.h"
+#include "common/metrics.h"
 #include "common/strings.h"
 #include "common/uuid.h"
 #include "metadata/create_table.h"
@@ -429,8 +430,45 @@ Status CatalogService::ReportMetrics(const RequestContext& ctx, const Identifier
       report_type == "commit-report" ? Operation::kReportCommitMetrics : Operation::kReportMetrics,
       id));
   FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, id, ObjectKind::kTable));
+  static metrics::Counter& stored =
+      metrics::Default()
+          .Counters("firn_metrics_reports_total", "Metrics reports received, by what became of them",
+                    {"result"})
+          .With({"stored"});
+  static metrics::Counter& lost =
+      metrics::Default().Counters("firn_metrics_reports_total", "").With({"not_stored"});
+  if (metrics_report_retention_.count() <= 0) {
+    lost.Inc();
+    return Ok();
+  }
   store::MetricsReport report{id, report_type, std::move(report_json), NowMillis()};
-  return store_->StoreMetricsReport(ctx.scope, report);
+  if (auto st = store_->StoreMetricsReport(ctx.scope, report); !st) {
+    lost.Inc();
+    spdlog::warn(R"("msg":"metrics report not stored","table":"{}","error":"{}")",
+                 log::Escape(FormatIdentifier(id)), log::Escape(st.error().message));
+    return Ok();
+  }
+  stored.Inc();
+  return Ok();
+}
+
+Result<std::vector<store::MetricsReport>> CatalogService::ListMetricsReports(
+    const RequestContext& ctx, const store::MetricsReportQuery& query) {
+  FIRN_RETURN_IF_ERROR(AuthorizeObjectOp(ctx, Operation::kListMetricsReports, query.table));
+  FIRN_RETURN_IF_ERROR(store_->LoadPointer(ctx.scope, query.table, ObjectKind::kTable));
+  return store_->ListMetricsReports(ctx.scope, query);
+}
+
+Status CatalogService::ExpireMetricsReports() {
+  if (metrics_report_retention_.count() <= 0) return Ok();
+  const int64_t cutoff =
+      NowMillis() - std::chrono::duration_cast<std::chrono::milliseconds>(
+                        metrics_report_retention_).count();
+  FIRN_ASSIGN_OR_RETURN(int64_t deleted, store_->DeleteMetricsReportsBefore(cutoff));
+  if (deleted > 0) {
+    spdlog::info(R"("msg":"metrics reports expired","count":{})", deleted);
+  }
+  return Ok();
 }
 
 }  // namespace firn::catalog

@@ -289,8 +289,21 @@ class CatalogService {
   Status RenameTable(const RequestContext& ctx, const Identifier& from, const Identifier& to);
   Result<LoadedTable> RegisterTable(const RequestContext& ctx, const Identifier& id,
                                     const std::string& metadata_location, bool overwrite);
+  // Authorised and checked against the table, then stored for the reports' retention; a
+  // database that fails the write is logged and counted, never the client's error (an engine
+  // must not fail a query because its report could not be kept). Retention 0: not stored.
   Status ReportMetrics(const RequestContext& ctx, const Identifier& id,
                        const std::string& report_type, std::string report_json);
+  // The table's stored reports (TABLE_READ_DATA on it), oldest first after `after_id`.
+  Result<std::vector<store::MetricsReport>> ListMetricsReports(
+      const RequestContext& ctx, const store::MetricsReportQuery& query);
+  // How long reports are kept (docs/operations.md); 0 = not stored.
+  void SetMetricsReportRetention(std::chrono::seconds retention) {
+    metrics_report_retention_ = retention;
+  }
+  std::chrono::seconds metrics_report_retention() const { return metrics_report_retention_; }
+  // Deletes reports older than the retention (every instance runs it periodically).
+  Status ExpireMetricsReports();
   // All tables or none; validated before any pointer moves.
   Status CommitTransaction(const RequestContext& ctx, const std::vector<TableChange>& changes);
 
@@ -511,6 +524,7 @@ class CatalogService {
   RequestContext TaskContextOf(const store::Task& task) const;
 
   std::chrono::seconds drop_retention_{std::chrono::hours(24 * 7)};
+  std::chrono::seconds metrics_report_retention_{std::chrono::hours(24 * 7)};
   std::chrono::milliseconds sweep_every_{std::chrono::hours(1)};
   std::shared_ptr<TaskRunner> tasks_;
   CatalogResolver resolve_catalog_;

@@ -38,6 +38,13 @@ void CatalogService::AttachTasks(std::shared_ptr<TaskRunner> runner, CatalogReso
                    [this](const store::Task& task, TaskControl& control) {
                      return RunExpireDroppedTask(task, control);
                    });
+  // Every instance expires metrics reports past their retention (an idempotent DELETE).
+  tasks_->AddPeriodic(std::chrono::minutes(10), [this] {
+    if (auto st = ExpireMetricsReports(); !st) {
+      spdlog::warn(R"("msg":"expiry of metrics reports failed","error":"{}")",
+                   log::Escape(st.error().message));
+    }
+  });
   // Every instance sweeps the commit intents of instances that are gone (pending_files.cc).
   if (!instance_.empty()) {
     tasks_->AddPeriodic(pending_limits_.sweep_every, [this] {

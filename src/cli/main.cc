@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
   serve->add_option("--metrics", setting_flags["metrics"],
                     "on (default) | off: GET /metrics and request counting "
                     "(docs/operations.md)");
+  serve->add_option("--metrics-report-retention", setting_flags["metrics-report-retention"],
+                    "How long engines' metrics reports stay listable (default 7d; 0 = not "
+                    "stored; docs/operations.md)");
   serve->add_option("--drop-retention", setting_flags["drop-retention"],
                     "How long dropped tables and views stay restorable (default 7d; 0 = off; "
                     "docs/soft-delete.md)");

@@ -1,32 +1,13 @@
 // Firn extensions: GET /api/management/v1/audit — the audit trail of the caller's realm — and
 // GET /api/management/v1/tasks — its durable tasks (docs/tasks.md).
-#include <charconv>
-
 #include "catalog/task_runner.h"
 #include "common/macros.h"
 #include "rest/management_routes_internal.h"
 #include "rest/path_codec.h"
+#include "rest/request_params.h"
 
 namespace firn::rest::mgmt {
 namespace {
-
-Result<std::optional<int64_t>> IntParam(const QueryParams& query, std::string_view name) {
-  auto v = query.Get(name);
-  if (!v || v->empty()) return std::optional<int64_t>();
-  int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc() || ptr != v->data() + v->size()) {
-    return Fail(ErrorKind::kBadRequest, "Query parameter '" + std::string(name) +
-                                            "' must be an integer");
-  }
-  return std::optional<int64_t>(out);
-}
-
-std::optional<std::string> TextParam(const QueryParams& query, std::string_view name) {
-  auto v = query.Get(name);
-  if (!v || v->empty()) return std::nullopt;
-  return std::string(*v);
-}
 
 json::object EntryJson(const store::AuditEntry& e) {
   json::object o;

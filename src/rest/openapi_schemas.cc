@@ -62,7 +62,9 @@ constexpr std::string_view kComponents = R"json({
                 "schema": {"type": "string", "enum": ["pending", "running", "done", "failed"]}},
   "taskKind": {"name": "kind", "in": "query", "schema": {"type": "string"}},
   "taskLimit": {"name": "limit", "in": "query",
-                "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}
+                "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
+  "reportType": {"name": "type", "in": "query",
+                 "schema": {"type": "string", "enum": ["scan-report", "commit-report"]}}
 },
 "schemas": {
   "ErrorModel": {"type": "object", "required": ["message", "type", "code"], "properties": {
@@ -356,6 +358,14 @@ constexpr std::string_view kComponents = R"json({
     "deployment": {"type": "string"}, "state": {"type": "string", "enum": ["active", "moving"]},
     "movingTo": {"type": "string"}, "tableUuid": {"type": "string"},
     "location": {"type": "string"}}},
+  "MetricsReportPage": {"type": "object", "required": ["reports", "next"], "properties": {
+    "reports": {"type": "array", "items": {"type": "object",
+      "required": ["id", "reportType", "receivedMs", "report"],
+      "properties": {"id": {"type": "integer", "format": "int64"},
+                     "reportType": {"type": "string"},
+                     "receivedMs": {"type": "integer", "format": "int64"},
+                     "report": {"type": "object"}}}},
+    "next": {"type": "integer", "format": "int64", "nullable": true}}},
   "TaskList": {"type": "object", "required": ["tasks"], "properties": {
     "tasks": {"type": "array", "items": {"type": "object", "required": ["id", "kind", "state"],
       "properties": {"id": {"type": "string"}, "kind": {"type": "string"},

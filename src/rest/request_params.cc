@@ -55,4 +55,22 @@ Result<store::PageRequest> PageParams(const QueryParams& query) {
   return page;
 }
 
+Result<std::optional<int64_t>> IntParam(const QueryParams& query, std::string_view name) {
+  auto v = query.Get(name);
+  if (!v || v->empty()) return std::optional<int64_t>();
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc() || ptr != v->data() + v->size()) {
+    return Fail(ErrorKind::kBadRequest, "Query parameter '" + std::string(name) +
+                                            "' must be an integer");
+  }
+  return std::optional<int64_t>(out);
+}
+
+std::optional<std::string> TextParam(const QueryParams& query, std::string_view name) {
+  auto v = query.Get(name);
+  if (!v || v->empty()) return std::nullopt;
+  return std::string(*v);
+}
+
 }  // namespace firn::rest

@@ -21,6 +21,10 @@ Result<store::Namespace> ParentParam(const QueryParams& query);
 // A boolean query flag, case-insensitive as Java parses it ("True" from Python clients);
 // absent or empty = false; anything else is a 400.
 Result<bool> BoolParam(const QueryParams& query, std::string_view name);
+// An integer query parameter; absent or empty = nullopt; anything else is a 400.
+Result<std::optional<int64_t>> IntParam(const QueryParams& query, std::string_view name);
+// A text query parameter; absent or empty = nullopt.
+std::optional<std::string> TextParam(const QueryParams& query, std::string_view name);
 // pageToken / pageSize; a pageSize that is not an integer ≥ 1 is a 400.
 Result<store::PageRequest> PageParams(const QueryParams& query);
 

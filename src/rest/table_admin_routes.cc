@@ -8,7 +8,11 @@
 //   DELETE …/move-out     cancel a move the target has not taken over
 //   POST   …/move         {"toCatalog": c, "toNamespace": [..]?, "toName": n?}   (docs/moves.md)
 //     (also …/views/{view}/move) moves the object to another catalog of this deployment
+//   GET    …/metrics-reports?type=scan-report|commit-report&afterId=N&limit=N
+//     the table's stored metrics reports, oldest first after afterId (docs/operations.md):
+//     {"reports":[{"id","reportType","receivedMs","report":{...}}],"next":N|null}
 // Both answer with JSON; errors are the ErrorModel.
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "catalog/identifier_json.h"
@@ -135,6 +139,44 @@ void AddTableAdminRoutes(RouteRegistrar& routes, catalog::CatalogService& servic
           return http::Response::Json(200, boost::json::serialize(o));
         });
   }
+  routes.AddManagementCatalogRoute(
+      http::Method::kGet, "/namespaces/{namespace}/tables/{table}/metrics-reports",
+      [&service](const http::Request& req, const http::PathParams& params,
+                 const catalog::RequestContext& ctx) -> Result<http::Response> {
+        FIRN_ASSIGN_OR_RETURN(QueryParams query, QueryParams::Parse(req.query));
+        store::MetricsReportQuery q;
+        FIRN_ASSIGN_OR_RETURN(q.table, IdentifierParam(params, "table"));
+        q.report_type = TextParam(query, "type").value_or("");
+        if (!q.report_type.empty() && q.report_type != "scan-report" &&
+            q.report_type != "commit-report") {
+          return Fail(ErrorKind::kBadRequest,
+                      "Invalid type: must be scan-report or commit-report");
+        }
+        FIRN_ASSIGN_OR_RETURN(auto after, IntParam(query, "afterId"));
+        FIRN_ASSIGN_OR_RETURN(auto limit, IntParam(query, "limit"));
+        q.after_id = after.value_or(0);
+        if (limit && (*limit < 1 || *limit > 1000)) {
+          return Fail(ErrorKind::kBadRequest, "Invalid limit: must be between 1 and 1000");
+        }
+        q.limit = static_cast<int>(limit.value_or(100));
+        FIRN_ASSIGN_OR_RETURN(auto reports, service.ListMetricsReports(ctx, q));
+        boost::json::array list;
+        for (const store::MetricsReport& r : reports) {
+          boost::json::object o;
+          o["id"] = r.id;
+          o["reportType"] = r.report_type;
+          o["receivedMs"] = r.received_ms;
+          boost::system::error_code ec;
+          boost::json::value report = boost::json::parse(r.json, ec);
+          o["report"] = ec ? boost::json::value(nullptr) : std::move(report);
+          list.push_back(std::move(o));
+        }
+        boost::json::object body;
+        const bool full = static_cast<int>(reports.size()) == q.limit;
+        body["next"] = full ? boost::json::value(reports.back().id) : boost::json::value(nullptr);
+        body["reports"] = std::move(list);
+        return http::Response::Json(200, boost::json::serialize(body));
+      });
   routes.AddManagementCatalogRoute(
       http::Method::kPost, "/namespaces/{namespace}/tables/{table}/maintenance",
       [&service](const http::Request& req, const http::PathParams& params,

@@ -159,6 +159,16 @@ struct MetricsReport {
   std::string report_type;
   std::string json;  // the report as received (already validated JSON)
   int64_t received_ms = 0;
+  int64_t id = 0;    // set when read back (ascending in the order stored)
+};
+
+// Which stored reports of one table to list: those with an id above `after_id`, oldest
+// first, of `report_type` when not empty, at most `limit` (1..1000).
+struct MetricsReportQuery {
+  Identifier table;
+  std::string report_type;
+  int64_t after_id = 0;
+  int limit = 100;
 };
 
 // Also an IdempotencyStore (idempotency_store.h), an AccessStore (access_store.h) and a
@@ -277,6 +287,10 @@ class CatalogStore : public IdempotencyStore, public AccessStore, public TaskSto
                                    std::span<const AuditEntry> audits = {}) = 0;
 
   virtual Status StoreMetricsReport(const CatalogScope& scope, const MetricsReport& report) = 0;
+  virtual Result<std::vector<MetricsReport>> ListMetricsReports(
+      const CatalogScope& scope, const MetricsReportQuery& query) = 0;
+  // Retention: deletes every report received before `before_ms` (all realms); the count.
+  virtual Result<int64_t> DeleteMetricsReportsBefore(int64_t before_ms) = 0;
 
   // Commit intents (PendingFile). Adding one that exists is kAlreadyExists; removing a missing
   // one is not an error. List: those created before `before_ms`, oldest first.

@@ -103,16 +103,14 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     props = page.locator("[data-testid=table-properties]").inner_text()
     assert XSS in props
     assert page.evaluate("() => window.__firnXss") is None
-    # The stored metrics reports: the scan report sent above, on a server that lists them;
-    # a plain "not served" note (no error) on one without the listing endpoint.
+    # The stored metrics reports: the scan report sent above, as the API lists it.
     reports = page.locator("[data-testid=table-metrics]")
-    listing = world["admin"].request("GET", "/metrics-reports", params={"catalog": catalog})
-    if listing.status_code == 404:
-        reports.locator("[data-testid=metrics-unsupported]").wait_for()
-    else:
-        assert listing.status_code == 200, listing.text
-        reports.locator("[data-testid=metrics-reports] td", has_text="scan-report").wait_for()
-        assert "result-data-files" in reports.text_content()
+    listing = world["admin"].request(
+        "GET", f"/catalogs/{catalog}/namespaces/db/tables/events/metrics-reports")
+    assert listing.status_code == 200, listing.text
+    assert [r["reportType"] for r in listing.json()["reports"]] == ["scan-report"], listing.text
+    reports.get_by_role("cell", name="scan-report", exact=True).wait_for()
+    assert "result-data-files" in reports.text_content()
     assert reports.locator(".error").count() == 0, reports.inner_text()
     console.screenshot("table")
 

@@ -685,6 +685,40 @@ class SqlCatalogStore final : public CatalogStore {
     });
   }
 
+  Result<std::vector<MetricsReport>> ListMetricsReports(
+      const CatalogScope& scope, const MetricsReportQuery& query) override {
+    if (query.limit < 1 || query.limit > 1000) {
+      return Fail(ErrorKind::kBadRequest, "Invalid limit: must be between 1 and 1000");
+    }
+    std::vector<MetricsReport> out;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      out.clear();
+      return s.Query(sql::kListMetrics,
+                     {scope.realm, scope.catalog, NamespaceKey(query.table.ns), query.table.name,
+                      query.report_type, query.after_id, int64_t{query.limit}},
+                     [&](const Row& row) -> Status {
+                       MetricsReport r;
+                       r.table = query.table;
+                       r.id = row.Int(0);
+                       r.report_type = std::string(row.Text(1));
+                       r.json = std::string(row.Text(2));
+                       r.received_ms = row.Int(3);
+                       out.push_back(std::move(r));
+                       return Ok();
+                     });
+    }));
+    return out;
+  }
+
+  Result<int64_t> DeleteMetricsReportsBefore(int64_t before_ms) override {
+    int64_t deleted = 0;
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(deleted, s.Exec(sql::kDeleteMetricsBefore, {before_ms}));
+      return Ok();
+    }));
+    return deleted;
+  }
+
   Result<std::vector<CatalogScope>> ListCatalogScopes() override {
     std::vector<CatalogScope> scopes;
     FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {

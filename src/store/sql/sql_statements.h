@@ -153,6 +153,13 @@ inline constexpr std::string_view kListPending =
 inline constexpr std::string_view kInsertMetrics =
     "INSERT INTO metrics_reports (realm, catalog, ns_key, table_name, report_type, report_json, "
     "received_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+// One table's reports after an id, oldest first; $5 = '' lists every type.
+inline constexpr std::string_view kListMetrics =
+    "SELECT id, report_type, report_json, received_ms FROM metrics_reports "
+    "WHERE realm = $1 AND catalog = $2 AND ns_key = $3 AND table_name = $4 "
+    "AND ($5 = '' OR report_type = $5) AND id > $6 ORDER BY id LIMIT $7";
+inline constexpr std::string_view kDeleteMetricsBefore =
+    "DELETE FROM metrics_reports WHERE received_ms < $1";
 
 // ---- idempotency records ----------------------------------------------------------------------
 

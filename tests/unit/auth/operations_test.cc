@@ -39,12 +39,12 @@ constexpr std::string_view kManagementOperations[] = {
     "listAuditEntries", "listTasks",
     // Firn's catalog-side routes beside the management API, authorised by CatalogService.
     "listDroppedObjects", "undropObject", "expungeDroppedObject", "maintainTable",
-    "moveTableOut", "cancelTableMove", "moveTable", "moveView"};
+    "moveTableOut", "cancelTableMove", "moveTable", "moveView", "listMetricsReports"};
 // Of those, the ones CatalogService checks on a catalog's own securables (the catalog's root
 // namespace, a table) rather than ManagementService on the realm's entities.
 constexpr std::string_view kCatalogSideManagementOperations[] = {
     "listDroppedObjects", "undropObject", "expungeDroppedObject", "maintainTable",
-    "moveTableOut", "cancelTableMove", "moveTable", "moveView"};
+    "moveTableOut", "cancelTableMove", "moveTable", "moveView", "listMetricsReports"};
 
 template <size_t N>
 bool Contains(const std::string_view (&list)[N], std::string_view id) {

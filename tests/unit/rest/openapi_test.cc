@@ -351,7 +351,8 @@ TEST_F(OpenApiTest, ManagementOperationsMatchThePolarisSpec) {
         << s.id << " lacks its success status " << s.success;
   }
   // Firn's additions to the management API.
-  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 11);
+  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 12);
+  EXPECT_TRUE(ops.contains("listMetricsReports"));
   EXPECT_TRUE(ops.contains("moveTableOut"));
   EXPECT_TRUE(ops.contains("cancelTableMove"));
   EXPECT_TRUE(ops.contains("maintainTable"));

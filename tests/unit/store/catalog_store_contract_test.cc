@@ -624,5 +624,42 @@ TEST_P(CatalogStoreContractTest, StoreMetricsReportAcceptsAReport) {
       scope_, MetricsReport{Id({"a"}, "t"), "scan-report", R"({"table-name":"a.t"})", 0}));
 }
 
+TEST_P(CatalogStoreContractTest, MetricsReportsListPerTableInOrderAndExpireByAge) {
+  ASSERT_OK(store_->CreateNamespace(scope_, {"a"}, {}));
+  CatalogScope other{scope_.realm, "other-catalog"};
+  ASSERT_OK(store_->StoreMetricsReport(scope_, {Id({"a"}, "t"), "scan-report", "{\"n\":1}", 1000}));
+  ASSERT_OK(store_->StoreMetricsReport(scope_, {Id({"a"}, "t"), "commit-report", "{\"n\":2}", 2000}));
+  ASSERT_OK(store_->StoreMetricsReport(scope_, {Id({"a"}, "u"), "scan-report", "{\"n\":3}", 3000}));
+  ASSERT_OK(store_->StoreMetricsReport(other, {Id({"a"}, "t"), "scan-report", "{\"n\":4}", 4000}));
+  ASSERT_OK(store_->StoreMetricsReport(scope_, {Id({"a"}, "t"), "scan-report", "{\"n\":5}", 5000}));
+
+  auto all = store_->ListMetricsReports(scope_, {Id({"a"}, "t"), "", 0, 100});
+  ASSERT_OK(all);
+  ASSERT_EQ(all->size(), 3u) << "another table's or catalog's reports were listed";
+  EXPECT_EQ((*all)[0].json, "{\"n\":1}");
+  EXPECT_EQ((*all)[1].report_type, "commit-report");
+  EXPECT_EQ((*all)[2].json, "{\"n\":5}");
+  EXPECT_LT((*all)[0].id, (*all)[1].id);
+  EXPECT_EQ((*all)[2].received_ms, 5000);
+
+  auto scans = store_->ListMetricsReports(scope_, {Id({"a"}, "t"), "scan-report", 0, 100});
+  ASSERT_OK(scans);
+  EXPECT_EQ(scans->size(), 2u);
+  auto page = store_->ListMetricsReports(scope_, {Id({"a"}, "t"), "", (*all)[0].id, 1});
+  ASSERT_OK(page);
+  ASSERT_EQ(page->size(), 1u);
+  EXPECT_EQ((*page)[0].id, (*all)[1].id);
+  EXPECT_EQ(store_->ListMetricsReports(scope_, {Id({"a"}, "t"), "", 0, 0}).error().kind,
+            ErrorKind::kBadRequest);
+
+  auto deleted = store_->DeleteMetricsReportsBefore(3000);
+  ASSERT_OK(deleted);
+  EXPECT_EQ(*deleted, 2);
+  auto left = store_->ListMetricsReports(scope_, {Id({"a"}, "t"), "", 0, 100});
+  ASSERT_OK(left);
+  ASSERT_EQ(left->size(), 1u);
+  EXPECT_EQ((*left)[0].json, "{\"n\":5}");
+}
+
 }  // namespace
 }  // namespace firn::store::testing

@@ -1,9 +1,10 @@
-// Stored metrics reports (GET /api/management/v1/metrics-reports): the scan and commit reports
-// engines sent for a table, newest first, a page at a time (afterId / next). On a server that
-// does not serve that endpoint the section says so instead of failing.
+// Stored metrics reports (GET /api/management/v1/catalogs/{c}/namespaces/{ns}/tables/{t}/
+// metrics-reports): the scan and commit reports engines sent for a table, oldest first, a page
+// at a time (afterId / next). On a server that does not serve that endpoint the section says so
+// instead of failing.
 import * as api from "../api.js";
 import { code, dataTable, details, errorBox, fmtTime, h, kv, onSubmit, pre, replace, section } from "../dom.js";
-import { link, NS_SEP, splitNamespace } from "../links.js";
+import { link, splitNamespace } from "../links.js";
 
 const PAGE = 50;
 
@@ -33,30 +34,30 @@ function reportsTable(reports, withTable) {
     { label: "Id", value: (r) => r.id, num: true },
     { label: "Received", value: (r) => fmtTime(r.receivedMs) },
     { label: "Type", value: (r) => r.reportType },
-    withTable ? { label: "Table", value: (r) => h("a", { href: link.table(r.catalog, r.namespace ?? [], r.table) }, `${r.catalog}: ${[...(r.namespace ?? []), r.table].join(".")}`) } : null,
+    withTable ? { label: "Table", value: () => h("a", { href: link.table(withTable.catalog, withTable.namespace, withTable.table) }, `${withTable.catalog}: ${[...withTable.namespace, withTable.table].join(".")}`) } : null,
     { label: "Report", value: reportSummary },
   ].filter(Boolean), reports, { empty: "No metrics reports.", testid: "metrics-reports" });
 }
 
-// Reports matching `filter` (catalog, namespace [parts], table, type) into `into`, with a
-// "More" button while the server has a next page.
+// Reports of one table (`filter`: catalog, namespace [parts], table, type) into `into`, with
+// a "More" button while the server has a next page.
 async function loadInto(into, filter, withTable) {
-  const query = {
-    catalog: filter.catalog,
-    namespace: filter.namespace?.length ? filter.namespace.join(NS_SEP) : undefined,
-    table: filter.table,
-    type: filter.type,
-    limit: PAGE,
-  };
+  if (!filter.catalog || !filter.namespace?.length || !filter.table) {
+    replace(into, h("p", { class: "muted" }, "Name a catalog, a namespace and a table."));
+    return;
+  }
+  const path = `${api.MGMT}/catalogs/${encodeURIComponent(filter.catalog)}/namespaces/` +
+    `${api.nsPath(filter.namespace)}/tables/${encodeURIComponent(filter.table)}/metrics-reports`;
+  const query = { type: filter.type || undefined, limit: PAGE };
   const rows = [];
   const more = h("button", { type: "button", class: "secondary" }, "More");
   const status = h("div");
   const fetchPage = async (afterId) => {
     more.disabled = true;
     try {
-      const body = await api.get(`${api.MGMT}/metrics-reports`, { ...query, afterId });
+      const body = await api.get(path, { ...query, afterId });
       rows.push(...(body?.reports ?? []));
-      replace(into, reportsTable(rows, withTable), status);
+      replace(into, reportsTable(rows, withTable ? filter : null), status);
       if (body?.next !== null && body?.next !== undefined) {
         more.onclick = () => fetchPage(body.next);
         more.disabled = false;
