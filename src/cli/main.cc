@@ -48,13 +48,27 @@ int main(int argc, char** argv) {
 
   // Identity settings (docs/auth.md), applied by name like the config file's keys.
   std::map<std::string, std::string> setting_flags;
-  for (const char* name :
-       {"auth", "realm-header", "default-realm", "token-lifetime", "bootstrap-admin", "kek-file",
-        "previous-kek-file", "oidc-issuer", "oidc-jwks-file", "oidc-jwks-url", "oidc-audience",
-        "oidc-subject-claim", "oidc-roles-claim", "oidc-role-prefix", "oidc-realm"}) {
-    serve->add_option(std::string("--") + name, setting_flags[name],
-                      "Identity setting (docs/auth.md); also FIRN_* and the config file");
-  }
+  // One help line per flag; each is also a config-file key and a FIRN_* variable by its name
+  // (docs/auth.md for identity, docs/limits.md, docs/vending.md, src/http/README.md).
+  auto setting = [&](const char* name, const char* help) {
+    serve->add_option(std::string("--") + name, setting_flags[name], help);
+  };
+  setting("auth", "on (default) | off: off allows every request without a token");
+  setting("realm-header", "Header naming the realm of a request (default Polaris-Realm)");
+  setting("default-realm", "Realm of requests without that header (default: default)");
+  setting("token-lifetime", "Seconds an issued token stays valid (default 3600)");
+  setting("bootstrap-admin", "Name of the admin principal made at first start (default admin)");
+  setting("kek-file", "File holding the key-encryption key that seals the signing keys");
+  setting("previous-kek-file", "The key-encryption key being rotated away from (firn admin "
+          "rotate-kek)");
+  setting("oidc-issuer", "Accept tokens of this OpenID Connect issuer (its iss claim)");
+  setting("oidc-jwks-file", "The issuer's signing keys, from a JWKS file");
+  setting("oidc-jwks-url", "The issuer's signing keys, fetched from this URL");
+  setting("oidc-audience", "Required aud claim of external tokens");
+  setting("oidc-subject-claim", "Claim naming the principal (default sub)");
+  setting("oidc-roles-claim", "Claim listing the principal roles");
+  setting("oidc-role-prefix", "Prefix stripped from role names in that claim");
+  setting("oidc-realm", "Realm of external tokens (default: the default realm)");
   serve->add_option("--metrics", setting_flags["metrics"],
                     "on (default) | off: GET /metrics and request counting "
                     "(docs/operations.md)");
@@ -73,23 +87,25 @@ int main(int argc, char** argv) {
   serve->add_option("--storage-roots", setting_flags["storage-roots"],
                     "Comma-separated locations catalogs may use (default: the warehouse; "
                     "docs/storage.md)");
-  for (const char* name : {"max-property-key-bytes", "max-property-value-bytes",
-                           "max-properties-bytes", "max-properties", "max-metadata-file-bytes"}) {
-    serve->add_option(std::string("--") + name, setting_flags[name],
-                      "Input limit (docs/limits.md); also FIRN_* and the config file");
-  }
-  // Credential vending and remote signing (docs/vending.md), applied by name the same way.
-  for (const char* name : {"s3-role-arn", "s3-client-endpoint", "s3-sts-endpoint",
-                           "s3-sts-unavailable", "s3-path-style-access",
-                           "vended-credentials-seconds", "vending-strict", "s3-key-sets"}) {
-    serve->add_option(std::string("--") + name, setting_flags[name],
-                      "Vending setting (docs/vending.md); also FIRN_* and the config file");
-  }
-  // Request limits (src/http/README.md), applied by name the same way.
-  for (const char* name : {"max-body-bytes", "max-connections", "max-inflight-body-bytes"}) {
-    serve->add_option(std::string("--") + name, setting_flags[name],
-                      "Request limit (src/http/README.md); also FIRN_* and the config file");
-  }
+  setting("max-property-key-bytes", "Longest property key accepted, in bytes");
+  setting("max-property-value-bytes", "Longest property value accepted, in bytes");
+  setting("max-properties-bytes", "Largest set of properties of one object, in bytes");
+  setting("max-properties", "Most properties one object may have");
+  setting("max-metadata-file-bytes", "Largest metadata file read or written (default 64 MiB)");
+  setting("s3-role-arn", "Role vended credentials are assumed from (STS AssumeRole)");
+  setting("s3-client-endpoint", "S3 endpoint given to clients (default: --s3-endpoint)");
+  setting("s3-sts-endpoint", "STS endpoint (default: --s3-endpoint)");
+  setting("s3-sts-unavailable", "true: the store has no STS; never vend, sign requests instead");
+  setting("s3-path-style-access", "true: address buckets by path, not by host name");
+  setting("vended-credentials-seconds", "Lifetime of vended credentials, 900..43200 "
+          "(default 3600)");
+  setting("vending-strict", "true: a table whose credentials cannot be vended is an error, "
+          "not a table without credentials");
+  setting("s3-key-sets", "Named S3 key sets catalogs may use (docs/vending.md)");
+  setting("max-body-bytes", "Largest request body (default 16 MiB)");
+  setting("max-connections", "Most open connections; one more is answered 503 (default 1024)");
+  setting("max-inflight-body-bytes", "Request bodies in memory at once, all connections "
+          "(default 256 MiB)");
 
   firn::app::BootstrapArgs bootstrap_args;
   auto* bootstrap = app.add_subcommand(

@@ -91,3 +91,22 @@ def test_an_unknown_log_level_is_refused_and_version_answers(tmp_path):
     assert "Unknown log level 'verbose'" in p.stderr, p.stderr
     v = subprocess.run([str(FIRN_BINARY), "--version"], capture_output=True, text=True, timeout=30)
     assert v.returncode == 0 and re.fullmatch(r"firn \d+\.\d+\.\d+\n", v.stdout), v.stdout
+
+
+def test_every_serve_flag_has_its_own_help_line():
+    """First contact: flags used to share generic lines ("Identity setting (docs/auth.md)")."""
+    text = subprocess.run([str(FIRN_BINARY), "serve", "--help"], capture_output=True, text=True,
+                          timeout=30).stdout
+    helps: dict[str, str] = {}
+    flag = None
+    for line in text.splitlines():
+        m = re.match(r"\s+(--[a-z0-9-]+)(?: TEXT)?\s*(.*)$", line)
+        if m and not line.strip().startswith("-h"):
+            flag, rest = m.group(1), m.group(2).strip()
+            helps[flag] = rest
+        elif flag and line.startswith(" " * 20) and not helps[flag]:
+            helps[flag] = line.strip()
+    assert len(helps) >= 40, text
+    assert all(helps.values()), [f for f, h in helps.items() if not h]
+    shared = {h for h in helps.values() if list(helps.values()).count(h) > 1}
+    assert not shared, shared
