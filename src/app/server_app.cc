@@ -133,8 +133,23 @@ int RunServer(ServerConfig config) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  auto fail = [](const Error& e) {
-    spdlog::error(R"("msg":"cannot start","error":"{}")", log::Escape(e.message));
+  // The detail says why (libpq's reason a database refused us, an OS error); a secret that
+  // reached it is blanked.
+  auto fail = [&config](const Error& e) {
+    std::string detail = e.detail;
+    for (const Secret* secret : {&config.db_password, &config.s3_secret_access_key}) {
+      const std::string& text = secret->Reveal();
+      if (text.empty()) continue;
+      for (size_t at = detail.find(text); at != std::string::npos; at = detail.find(text, at)) {
+        detail.replace(at, text.size(), "***");
+      }
+    }
+    if (detail.empty()) {
+      spdlog::error(R"("msg":"cannot start","error":"{}")", log::Escape(e.message));
+    } else {
+      spdlog::error(R"("msg":"cannot start","error":"{}","detail":"{}")", log::Escape(e.message),
+                    log::Escape(detail));
+    }
     return 2;
   };
   if (auto st = Finalize(config); !st) return fail(st.error());

@@ -14,6 +14,7 @@ attacker's loot is a pg_dump rather than a file.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +147,23 @@ def test_kek_rotation_across_two_running_instances(pg, instances, tmp_path):
     # An instance left on the old KEK alone is refused instead of serving without keys.
     (stale,) = instances(1, db_url=pg.db_url(db), password=pg.password, start=False)
     assert "which is not configured" in _start_refused(stale)
+
+
+def test_a_refused_login_says_why_and_never_prints_the_password(pg, tmp_path):
+    """First contact (issue 14, item 7): a failed start on PostgreSQL used to say only
+    "Catalog database is unavailable"; it now gives libpq's reason, with the password blanked."""
+    wrong = "Wr0ng-pass-" + tmp_path.name
+    url = f"postgresql://{pg.user}:{wrong}@{pg.host}:{pg.port}/firn"
+    env = {**os.environ, **firn_auth.kek_env()}
+    p = subprocess.run([str(firn_bin()), "serve", "--data-dir", str(tmp_path / "d"), "--db", url,
+                        "--listen", "127.0.0.1:0"],
+                       capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
+    assert p.returncode == 2, p.stderr
+    assert "password authentication failed" in p.stderr, p.stderr
+    assert wrong not in p.stderr + p.stdout
+    down = subprocess.run([str(firn_bin()), "serve", "--data-dir", str(tmp_path / "e"), "--db",
+                           f"postgresql://{pg.user}:{wrong}@127.0.0.1:1/firn",
+                           "--listen", "127.0.0.1:0"],
+                          capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
+    assert down.returncode == 2 and "Connection refused" in down.stderr, down.stderr
+    assert wrong not in down.stderr
