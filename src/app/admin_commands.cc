@@ -1,13 +1,17 @@
 #include "app/admin_commands.h"
 
+#include <boost/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/admin_copy_store.h"
+#include "app/progress.h"
 #include "app/store_factory.h"
 #include "store/sqlite/sqlite_backup.h"
 
@@ -47,16 +51,34 @@ int ReportAdminFailure(std::string_view command, const Error& e) {
   return 1;
 }
 
-int RunAdminBackup(const std::string& db_url, const std::string& to) {
+int RunAdminBackup(const std::string& db_url, const std::string& to, bool json) {
   auto from = SqlitePathOfUrl(db_url);
   if (!from) {
     return Failed(Error(ErrorKind::kIllegalArgument,
                         from.error().message +
                             " (for PostgreSQL use pg_dump; see docs/postgres.md)"));
   }
+  json = json || !Progress::StderrIsTerminal();
   const auto start = std::chrono::steady_clock::now();
+  std::optional<Progress> progress;
+  if (!json) {
+    progress.emplace("backup");
+    progress->Update(0, 1, "copies", "copying one committed state");
+  }
   auto stats = store::sqlite::BackupSqliteDatabase(*from, to);
+  if (progress) progress->Update(stats ? 1 : 0, 1, "copies");
+  progress.reset();
   if (!stats) return Failed(stats.error());
+  if (json) {
+    boost::json::object o;
+    o["from"] = *from;
+    o["to"] = to;
+    o["pages"] = stats->pages;
+    o["bytes"] = stats->bytes;
+    o["seconds"] = SecondsSince(start);
+    std::cout << boost::json::serialize(o) << "\n";
+    return 0;
+  }
   std::cout << "backed up " << *from << " to " << to << ": " << stats->pages << " pages, "
             << stats->bytes << " bytes, " << SecondsSince(start) << " s\n";
   return 0;
@@ -78,9 +100,30 @@ int RunAdminCopyStore(const CopyStoreArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   CopyStoreOptions options;
   options.force = args.force;
-  options.progress = [](const std::string& line) { std::cout << line << "\n"; };
+  const bool json = args.json || !Progress::StderrIsTerminal();
+  std::optional<Progress> progress;
+  size_t steps = 0;
+  if (!json) {
+    progress.emplace("copy-store");
+    options.progress = [&](const std::string& line) { progress->Update(++steps, 0, "steps", line); };
+  }
   auto stats = CopyStore(**from, **to, options);
+  progress.reset();
   if (!stats) return Failed(stats.error());
+  if (json) {
+    boost::json::object o;
+    o["from"] = RedactedUrl(args.from_url);
+    o["to"] = RedactedUrl(args.to_url);
+    o["catalogs"] = stats->catalogs;
+    o["namespaces"] = stats->namespaces;
+    o["tables"] = stats->tables;
+    o["views"] = stats->views;
+    o["accessRecords"] = stats->access_records;
+    o["auditRows"] = stats->audit_rows;
+    o["seconds"] = SecondsSince(start);
+    std::cout << boost::json::serialize(o) << "\n";
+    return 0;
+  }
   std::cout << "copied " << RedactedUrl(args.from_url) << " to " << RedactedUrl(args.to_url)
             << ": " << stats->catalogs << " catalogs, " << stats->namespaces << " namespaces, "
             << stats->tables << " tables, " << stats->views << " views, "

@@ -21,7 +21,9 @@ int ReportAdminFailure(std::string_view command, const Error& e);
 Result<store::Identifier> ParseTableArg(std::string_view text, std::string_view flag);
 
 // firn admin backup --db sqlite:///src.db --to /path/copy.db
-int RunAdminBackup(const std::string& db_url, const std::string& to);
+// Both print one JSON object when stderr is not a terminal (or with `json`), a line of text
+// and a progress line on a terminal (app/progress.h).
+int RunAdminBackup(const std::string& db_url, const std::string& to, bool json = false);
 
 struct CopyStoreArgs {
   std::string from_url;
@@ -29,6 +31,7 @@ struct CopyStoreArgs {
   std::string from_password_file;  // PostgreSQL password files (else FIRN_DB_PASSWORD, URL,
   std::string to_password_file;    // or libpq's PGPASSWORD / ~/.pgpass)
   bool force = false;
+  bool json = false;  // JSON even on a terminal
 };
 
 // firn admin copy-store --from URL --to URL [--force]

@@ -40,8 +40,13 @@ void Progress::Draw(bool final) {
   const int filled = total_ == 0 ? 0 : static_cast<int>(kWidth * done_ / total_);
   std::string bar(static_cast<size_t>(filled), '#');
   bar.append(static_cast<size_t>(kWidth - filled), '.');
-  std::fprintf(stderr, "\r\033[K%s [%s] %zu/%zu %s (%.1f s)%s%s", label_.c_str(), bar.c_str(),
-               done_, total_, unit_.c_str(), seconds, note_.empty() ? "" : " ", note_.c_str());
+  if (total_ == 0) {  // an unknown total: a count, no bar
+    std::fprintf(stderr, "\r\033[K%s %zu %s (%.1f s)%s%s", label_.c_str(), done_, unit_.c_str(),
+                 seconds, note_.empty() ? "" : " ", note_.c_str());
+  } else {
+    std::fprintf(stderr, "\r\033[K%s [%s] %zu/%zu %s (%.1f s)%s%s", label_.c_str(), bar.c_str(),
+                 done_, total_, unit_.c_str(), seconds, note_.empty() ? "" : " ", note_.c_str());
+  }
   if (final) std::fputc('\n', stderr);
   std::fflush(stderr);
 }

@@ -18,6 +18,7 @@ class Progress {
   explicit Progress(std::string label, bool enabled = StderrIsTerminal());
   ~Progress();  // Finish()
 
+  // `total` 0: not known; the line shows the count without a bar.
   void Update(size_t done, size_t total, std::string_view unit, std::string_view note = {});
   // Ends the line (a final draw with the last figures).
   void Finish();

@@ -275,6 +275,8 @@ int main(int argc, char** argv) {
       "firn serve commits. For PostgreSQL use pg_dump (docs/postgres.md)");
   backup->add_option("--db", backup_db, "Source database URL: sqlite:///path")->required();
   backup->add_option("--to", backup_to, "Path of the copy (must not exist)")->required();
+  bool backup_json = false;
+  backup->add_flag("--json", backup_json, "JSON even on a terminal");
 
   firn::app::CopyStoreArgs copy_args;
   auto* copy_store = admin->add_subcommand(
@@ -289,6 +291,7 @@ int main(int argc, char** argv) {
                          "PostgreSQL password file for --to (else FIRN_DB_PASSWORD)");
   copy_store->add_flag("--force", copy_args.force,
                        "Copy into a non-empty destination (replaces pointers it holds)");
+  copy_store->add_flag("--json", copy_args.json, "JSON even on a terminal");
 
   firn::app::AuditArgs audit_args;
   auto* audit = admin->add_subcommand(
@@ -440,7 +443,7 @@ int main(int argc, char** argv) {
   if (rotate->parsed()) return firn::app::RunRotateKeys(rotate_args);
   if (rotate_kek->parsed()) return firn::app::RunRotateKek(rotate_kek_args);
   if (generate_kek->parsed()) return firn::app::RunGenerateKek(generate_kek_to);
-  if (backup->parsed()) return firn::app::RunAdminBackup(backup_db, backup_to);
+  if (backup->parsed()) return firn::app::RunAdminBackup(backup_db, backup_to, backup_json);
   if (copy_store->parsed()) return firn::app::RunAdminCopyStore(copy_args);
   if (audit->parsed()) return firn::app::RunAdminAudit(audit_args);
   if (locations->parsed()) return firn::app::RunAdminLocations(locations_args);

@@ -149,6 +149,8 @@ def test_sqlite_online_backup_while_committing(instances, tmp_path):
         stop_file.write_text("stop")
         assert writer.wait(timeout=30) == 0, "the background writer failed"
     total = len(acked_log.read_text().splitlines())
+    backup = json.loads(result.stdout)  # not a terminal: one JSON object
+    assert backup["to"] == str(copy) and backup["pages"] > 0 and backup["bytes"] > 0, backup
     print(f"\nbackup: {result.stdout.strip()}; commits acknowledged during it: "
           f"{after - before}, in all {total}")
     assert total > after, "commits continued while and after the backup ran"
@@ -181,7 +183,9 @@ def test_copy_store_sqlite_to_postgres_and_back(pg, instances, tmp_path):
     env = {**pg.tool_env(), "FIRN_DB_PASSWORD": pg.password}
     to_pg = run_firn("admin", "copy-store", "--from", sqlite_url, "--to", pg.db_url(db), env=env)
     assert to_pg.returncode == 0, to_pg.stderr
-    assert "3 tables, 1 views" in to_pg.stdout and pg.password not in to_pg.stdout
+    summary = json.loads(to_pg.stdout)  # not a terminal: one JSON object
+    assert summary["tables"] == 3 and summary["views"] == 1, to_pg.stdout
+    assert pg.password not in to_pg.stdout + to_pg.stderr
 
     refused = run_firn("admin", "copy-store", "--from", sqlite_url, "--to", pg.db_url(db),
                        env=env)
