@@ -152,6 +152,9 @@ class ManagementService {
   // Catalogs the caller may see: all with CATALOG_LIST on root, else those on which the caller
   // holds CATALOG_LIST-satisfying privileges or any catalog role.
   Result<std::vector<boost::json::object>> ListCatalogs(const ManagementContext& ctx);
+  // The names listCatalogs shows this caller, sorted (also for /v1/config's unknown-warehouse
+  // answer, so it names no catalog the caller could not list).
+  std::vector<std::string> VisibleCatalogs(const ManagementContext& ctx) const;
   // `catalog` is the request's Catalog JSON; returns the stored Catalog JSON with versions.
   Result<boost::json::object> CreateCatalog(const ManagementContext& ctx,
                                             const boost::json::object& catalog);

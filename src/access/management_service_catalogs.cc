@@ -174,7 +174,7 @@ bool SameStorage(const catalog::CatalogInfo& a, const catalog::CatalogInfo& b) {
 
 }  // namespace
 
-Result<std::vector<json::object>> ManagementService::ListCatalogs(const ManagementContext& ctx) {
+std::vector<std::string> ManagementService::VisibleCatalogs(const ManagementContext& ctx) const {
   auto snap = ReadSnapshot();
   const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   // Everything with the rule's privilege on the service, else the catalogs where the caller
@@ -196,17 +196,25 @@ Result<std::vector<json::object>> ManagementService::ListCatalogs(const Manageme
     }
     return false;
   };
-  std::vector<std::pair<std::string, json::object>> out;
+  std::vector<std::string> out;
   for (const auto& [name, entry] : realm.catalogs) {
-    if (all || Holds(ctx, list, OnCatalog(ctx, name)) ||
-        holds_role_in(name)) {
-      out.emplace_back(name, ResponseOf(entry));
+    if (all || Holds(ctx, list, OnCatalog(ctx, name)) || holds_role_in(name)) {
+      out.push_back(name);
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<json::object>> ManagementService::ListCatalogs(const ManagementContext& ctx) {
+  auto snap = ReadSnapshot();
+  const RealmState& realm = mgmt::RealmOf(*snap, ctx.realm);
   std::vector<json::object> result;
-  for (auto& [name, body] : out) result.push_back(std::move(body));
+  for (const std::string& name : VisibleCatalogs(ctx)) {
+    if (auto it = realm.catalogs.find(name); it != realm.catalogs.end()) {
+      result.push_back(ResponseOf(it->second));
+    }
+  }
   return result;
 }
 

@@ -277,6 +277,10 @@ int RunServer(ServerConfig config) {
   rest::IdempotencyGuard idempotency(*store, std::chrono::minutes(30));
   http::Router router(rest::ErrorFallbacks());
   rest::AccessDeps access_deps{access_state, authenticator, config.catalog_name};
+  access_deps.visible_catalogs = [&management](std::string_view realm,
+                                               std::shared_ptr<const auth::Caller> caller) {
+    return management.VisibleCatalogs({std::string(realm), std::move(caller), "", ""});
+  };
   rest::AddAllRoutes(router, service, access_deps, &idempotency);
   rest::AddOAuthRoutes(router, tokens, access_deps);
   rest::AddManagementRoutes(router, management, access_state, authenticator);

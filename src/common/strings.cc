@@ -46,4 +46,13 @@ std::string_view StripOneTrailingSlash(std::string_view location) {
   return location;
 }
 
+std::string JoinStrings(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace firn

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace firn {
 
@@ -31,6 +32,9 @@ bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
 std::string_view Trim(std::string_view text, std::string_view chars = kAsciiWhitespace);
 // `text` without the trailing characters that are in `chars`.
 std::string_view TrimEnd(std::string_view text, std::string_view chars = kAsciiWhitespace);
+
+// `items` with `sep` between them.
+std::string JoinStrings(const std::vector<std::string>& items, std::string_view sep);
 
 // Every trailing '/' removed, except that the first character always stays ("/" stays "/",
 // "a//" becomes "a"): the form in which a base location is joined with "/" + name.

@@ -29,6 +29,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
+#include <functional>
 
 #include "access/access_snapshot.h"
 #include "access/access_state.h"
@@ -46,6 +49,11 @@ struct AccessDeps {
   access::AccessState& state;                  // Current() snapshot: keys, principals, catalogs
   const access::Authenticator& authenticator;  // its config() names the realm header
   std::string default_catalog;                 // the catalog of unprefixed routes
+  // The catalogs a caller may list (ManagementService::VisibleCatalogs), named in the answer
+  // to an unknown warehouse; empty: the answer names none.
+  std::function<std::vector<std::string>(std::string_view realm,
+                                         std::shared_ptr<const auth::Caller> caller)>
+      visible_catalogs = {};
 };
 
 // Router tags: how a route is admitted. Untagged routes (0) require a bearer token.

@@ -57,3 +57,15 @@ def die_with_parent() -> None:
     leaves no server or writer processes behind. Used as preexec_fn / Pool initializer."""
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def make_catalogs(admin, tmp_path: Path, names: dict[str, str]) -> dict[str, Path]:
+    """One catalog per `names` value, each on its own new directory tmp_path/<key>_wh (named
+    by the key, never by the catalog); returns the directories by key."""
+    bases = {}
+    for key, name in names.items():
+        base = (tmp_path / f"{key}_wh").resolve()
+        base.mkdir()
+        admin.create_catalog(name, base.as_uri())
+        bases[key] = base
+    return bases

@@ -21,7 +21,7 @@ from pyiceberg.exceptions import ForbiddenError, NoSuchTableError
 import firn_auth
 from conftest import FIRN_BINARY
 from firn_auth import Management
-from helpers import SCHEMA, ids_of, local_path, referenced_files, rows
+from helpers import SCHEMA, ids_of, local_path, make_catalogs, referenced_files, rows
 
 pytestmark = pytest.mark.firn_only
 
@@ -32,12 +32,8 @@ def two_catalogs(server_factory, tmp_path):
     srv = server_factory()
     admin = Management(srv.uri)
     tag = uuid.uuid4().hex[:6]
-    names = {}
-    for side in ("src", "dst"):
-        base = (tmp_path / f"{side}_wh").resolve()
-        base.mkdir()
-        names[side] = f"{side}_{tag}"
-        admin.create_catalog(names[side], base.as_uri())
+    names = {side: f"{side}_{tag}" for side in ("src", "dst")}
+    make_catalogs(admin, tmp_path, names)
     return srv, admin, names, tag
 
 
