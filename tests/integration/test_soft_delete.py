@@ -62,7 +62,7 @@ def test_a_dropped_table_is_kept_invisible_and_undrop_restores_it_at_the_same_sn
     tbl = cat.load_table("lake.orders")
     snapshot, metadata = tbl.current_snapshot().snapshot_id, tbl.metadata_location
     files = referenced_files(tbl)
-    before = time.time() * 1000
+    before = int(time.time() * 1000)  # droppedAt is whole milliseconds
 
     cat.drop_table("lake.orders")
     assert cat.list_tables("lake") == []
