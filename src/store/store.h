@@ -34,6 +34,7 @@
 
 #include "common/result.h"
 #include "store/access_store.h"
+#include "store/event_store.h"
 #include "store/idempotency_store.h"
 #include "store/location_claims.h"
 #include "store/task_store.h"
@@ -171,10 +172,13 @@ struct MetricsReportQuery {
   int limit = 100;
 };
 
-// Also an IdempotencyStore (idempotency_store.h), an AccessStore (access_store.h) and a
-// TaskStore (task_store.h): one database holds them all, so a commit and its audit row share a
-// transaction.
-class CatalogStore : public IdempotencyStore, public AccessStore, public TaskStore {
+// Also an IdempotencyStore (idempotency_store.h), an AccessStore (access_store.h), a TaskStore
+// (task_store.h) and an EventStore (event_store.h): one database holds them all, so a commit
+// and its audit row (its change event) share a transaction.
+class CatalogStore : public IdempotencyStore,
+                     public AccessStore,
+                     public TaskStore,
+                     public EventStore {
  public:
   ~CatalogStore() override = default;
 

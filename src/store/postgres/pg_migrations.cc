@@ -18,6 +18,7 @@ constexpr sql::SchemaDialect kDialect = {
     .int64 = "bigint",
     .generated_id = "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
     .increasing_id = "bigserial PRIMARY KEY",
+    .transaction_id = "(pg_current_xact_id()::text::bigint)",
 };
 
 // One lock for all firn migrations in the database ("firn" in ASCII).

@@ -100,6 +100,18 @@ Error NoVersionRow() {
 
 }  // namespace
 
+AuditEntry AuditFromRow(const Row& row) {
+  AuditEntry entry;
+  entry.id = row.Int(0);
+  entry.at_ms = row.Int(1);
+  std::string* text[] = {&entry.realm,  &entry.catalog,    &entry.principal,
+                         &entry.client, &entry.request_id, &entry.operation,
+                         &entry.object, &entry.old_location, &entry.new_location,
+                         &entry.outcome, &entry.detail};
+  for (int i = 0; i < 11; ++i) *text[i] = std::string(row.Text(i + 2));
+  return entry;
+}
+
 Status InsertAudit(Session& session, const AuditEntry& e) {
   return session.Run(kInsertAudit,
                       {e.at_ms != 0 ? e.at_ms : NowMillis(), e.realm, e.catalog, e.principal,
@@ -168,15 +180,7 @@ Result<std::vector<AuditEntry>> ListAuditRows(Session& session, const AuditFilte
   }
   std::vector<AuditEntry> entries;
   FIRN_RETURN_IF_ERROR(session.Query(query.sql, params, [&](const Row& row) -> Status {
-    AuditEntry entry;
-    entry.id = row.Int(0);
-    entry.at_ms = row.Int(1);
-    std::string* text[] = {&entry.realm,  &entry.catalog,    &entry.principal,
-                           &entry.client, &entry.request_id, &entry.operation,
-                           &entry.object, &entry.old_location, &entry.new_location,
-                           &entry.outcome, &entry.detail};
-    for (int i = 0; i < 11; ++i) *text[i] = std::string(row.Text(i + 2));
-    entries.push_back(std::move(entry));
+    entries.push_back(AuditFromRow(row));
     return Ok();
   }));
   return entries;

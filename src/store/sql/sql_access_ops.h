@@ -14,6 +14,9 @@
 namespace firn::store::sql {
 
 Status InsertAudit(Session& session, const AuditEntry& entry);
+// An audit row from columns id, at_ms, realm, catalog, principal, client, request_id,
+// operation, object, old_location, new_location, outcome, detail (in that order, from 0).
+AuditEntry AuditFromRow(const Row& row);
 // Inside one transaction: bumps the version first (the row lock that orders access writers),
 // applies every write, appends `audit`.
 Result<int64_t> ApplyAccessWrites(Session& session, const std::vector<AccessWrite>& writes,

@@ -10,6 +10,7 @@
 #include "common/macros.h"
 #include "store/idempotency_codec.h"
 #include "store/sql/sql_access_ops.h"
+#include "store/sql/sql_event_ops.h"
 #include "store/sql/sql_location_ops.h"
 #include "store/sql/sql_statements.h"
 #include "store/store_errors.h"
@@ -871,6 +872,62 @@ class SqlCatalogStore final : public CatalogStore {
                      });
     }));
     return out;
+  }
+
+  // ---- change events and sinks (event_store.h; sql_event_ops.cc) ----
+
+  Result<std::vector<ChangeEvent>> ListEvents(const EventFilter& filter) override {
+    std::vector<ChangeEvent> events;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(events, sql::ListEventRows(s, filter));
+      return Ok();
+    }));
+    return events;
+  }
+
+  Result<EventCursor> LatestEventCursor(const std::string& realm) override {
+    EventCursor latest;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(latest, sql::LatestEventRow(s, realm));
+      return Ok();
+    }));
+    return latest;
+  }
+
+  Status CreateEventSink(const EventSink& sink) override {
+    return runner_->Write(WriteMode::kSingle,
+                          [&](Session& s) { return sql::InsertEventSink(s, sink); });
+  }
+
+  Result<std::vector<EventSink>> ListEventSinks(const std::string& realm) override {
+    std::vector<EventSink> sinks;
+    FIRN_RETURN_IF_ERROR(runner_->Read(ReadMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(sinks, sql::ListEventSinkRows(s, realm));
+      return Ok();
+    }));
+    return sinks;
+  }
+
+  Status DeleteEventSink(const std::string& realm, const std::string& name) override {
+    return runner_->Write(WriteMode::kSingle,
+                          [&](Session& s) { return sql::DeleteEventSinkRow(s, realm, name); });
+  }
+
+  Result<std::optional<EventSink>> ClaimEventSink(const std::string& owner, int64_t now_ms,
+                                                  int64_t lease_ms) override {
+    std::optional<EventSink> claimed;
+    FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kSingle, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(claimed, sql::ClaimEventSinkRow(s, owner, now_ms, lease_ms));
+      return Ok();
+    }));
+    return claimed;
+  }
+
+  Status FinishEventSink(const std::string& realm, const std::string& name,
+                         const std::string& owner, const SinkProgress& progress) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) {
+      return sql::FinishEventSinkRow(s, realm, name, owner, progress);
+    });
   }
 
   Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,

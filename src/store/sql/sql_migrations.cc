@@ -12,7 +12,7 @@ namespace {
 
 // Step N brings the schema from version N-1 to N. Never edit a shipped step; append one.
 // Keys compare byte by byte ({key}), which page tokens and listing order rely on.
-constexpr std::array<std::string_view, 8> kSteps = {
+constexpr std::array<std::string_view, 9> kSteps = {
     // 1: namespaces, their properties, table/view pointers, metrics reports.
     R"sql(
 CREATE TABLE namespaces (
@@ -220,6 +220,35 @@ CREATE TABLE pending_files (
 );
 CREATE INDEX pending_files_by_age ON pending_files (created_ms);
 )sql",
+    // 9: change events (store/event_store.h): each audit row records the transaction that wrote
+    // it, so the success rows read in (txn, id) order are the change feed; and webhook sinks
+    // with their delivery state.
+    R"sql(
+ALTER TABLE audit_log ADD COLUMN txn {int64} NOT NULL DEFAULT {transaction_id};
+CREATE INDEX audit_log_by_txn ON audit_log (realm, txn, id);
+
+CREATE TABLE event_sinks (
+  realm            {key} NOT NULL,
+  name             {key} NOT NULL,
+  url              {text} NOT NULL,
+  secret           {text} NOT NULL,
+  catalog          {key} NOT NULL,
+  operations       {text} NOT NULL,
+  created_ms       {int64} NOT NULL,
+  after_txn        {int64} NOT NULL,
+  after_id         {int64} NOT NULL,
+  delivered        {int64} NOT NULL,
+  failures         {int64} NOT NULL,
+  last_error       {text} NOT NULL,
+  last_attempt_ms  {int64} NOT NULL,
+  last_success_ms  {int64} NOT NULL,
+  next_attempt_ms  {int64} NOT NULL,
+  lease_owner      {key} NOT NULL,
+  lease_until_ms   {int64} NOT NULL,
+  PRIMARY KEY (realm, name)
+);
+CREATE INDEX event_sinks_due ON event_sinks (next_attempt_ms);
+)sql",
 };
 
 // The dialect's spelling of the role named between braces.
@@ -230,6 +259,7 @@ std::string_view Spelling(std::string_view role, const SchemaDialect& dialect) {
   if (role == "int64") return dialect.int64;
   if (role == "generated_id") return dialect.generated_id;
   if (role == "increasing_id") return dialect.increasing_id;
+  if (role == "transaction_id") return dialect.transaction_id;
   std::abort();  // a step names a role SchemaDialect lacks: a programming error
 }
 

@@ -29,6 +29,9 @@ struct SchemaDialect {
   std::string_view generated_id;   // {generated_id}: a primary key the database assigns
   std::string_view increasing_id;  // {increasing_id}: the same, strictly increasing and never
                                    // reused even after deletes (audit paging relies on it)
+  std::string_view transaction_id; // {transaction_id}: an expression for the number of the
+                                   // writing transaction, a constant where one write
+                                   // transaction runs at a time (store/event_store.h)
 };
 
 // The newest schema version this binary knows (the number of steps).

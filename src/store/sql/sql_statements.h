@@ -320,4 +320,51 @@ inline constexpr std::string_view kListTasks =
     "WHERE ($1 = '' OR state = $1) AND ($2 = '' OR realm = $2) AND ($3 = '' OR kind = $3) "
     "ORDER BY created_ms DESC, id LIMIT $4";
 
+// ---- change events and their sinks (store/event_store.h) ------------------------------------
+
+#define FIRN_EVENT_COLUMNS                                                                  \
+  "SELECT id, at_ms, realm, catalog, principal, client, request_id, operation, object, "    \
+  "old_location, new_location, outcome, detail, txn FROM audit_log WHERE realm = $1 AND "   \
+  "outcome = 'success' AND ($2 = '' OR catalog = $2) AND (txn > $3 OR (txn = $3 AND id > $4)) "
+// One write transaction at a time (SQLite): every row a reader sees is final.
+inline constexpr std::string_view kListEvents = FIRN_EVENT_COLUMNS "ORDER BY txn, id LIMIT $5";
+// Concurrent writers (PostgreSQL): only rows of transactions older than every transaction still
+// running, so no row can later appear below the cursor.
+#define FIRN_ENDED_TRANSACTIONS "txn < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint) "
+inline constexpr std::string_view kListEndedEvents =
+    FIRN_EVENT_COLUMNS "AND " FIRN_ENDED_TRANSACTIONS "ORDER BY txn, id LIMIT $5";
+#undef FIRN_EVENT_COLUMNS
+inline constexpr std::string_view kLatestEvent =
+    "SELECT txn, id FROM audit_log WHERE realm = $1 AND outcome = 'success' "
+    "ORDER BY txn DESC, id DESC LIMIT 1";
+inline constexpr std::string_view kLatestEndedEvent =
+    "SELECT txn, id FROM audit_log WHERE realm = $1 AND outcome = 'success' AND "
+    FIRN_ENDED_TRANSACTIONS "ORDER BY txn DESC, id DESC LIMIT 1";
+#undef FIRN_ENDED_TRANSACTIONS
+
+#define FIRN_SINK_COLUMNS                                                                   \
+  "realm, name, url, secret, catalog, operations, created_ms, after_txn, after_id, "        \
+  "delivered, failures, last_error, last_attempt_ms, last_success_ms, next_attempt_ms, "    \
+  "lease_owner, lease_until_ms"
+inline constexpr std::string_view kInsertEventSink =
+    "INSERT INTO event_sinks (" FIRN_SINK_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
+    "$9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (realm, name) DO NOTHING";
+inline constexpr std::string_view kListEventSinks =
+    "SELECT " FIRN_SINK_COLUMNS " FROM event_sinks WHERE ($1 = '' OR realm = $1) "
+    "ORDER BY realm, name";
+inline constexpr std::string_view kDeleteEventSink =
+    "DELETE FROM event_sinks WHERE realm = $1 AND name = $2";
+// As kClaimDueTask: the condition is repeated outside the subquery for READ COMMITTED.
+inline constexpr std::string_view kClaimEventSink =
+    "UPDATE event_sinks SET lease_owner = $1, lease_until_ms = $3 "
+    "WHERE (realm, name) = (SELECT realm, name FROM event_sinks WHERE next_attempt_ms <= $2 "
+    "AND lease_until_ms < $2 ORDER BY next_attempt_ms, realm, name LIMIT 1) "
+    "AND next_attempt_ms <= $2 AND lease_until_ms < $2 RETURNING " FIRN_SINK_COLUMNS;
+#undef FIRN_SINK_COLUMNS
+inline constexpr std::string_view kFinishEventSink =
+    "UPDATE event_sinks SET after_txn = $4, after_id = $5, delivered = delivered + $6, "
+    "failures = $7, last_error = $8, last_attempt_ms = $9, "
+    "last_success_ms = $10, next_attempt_ms = $11, lease_owner = '', lease_until_ms = 0 "
+    "WHERE realm = $1 AND name = $2 AND lease_owner = $3";
+
 }  // namespace firn::store::sql

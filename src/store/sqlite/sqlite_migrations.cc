@@ -19,6 +19,7 @@ constexpr sql::SchemaDialect kDialect = {
     .int64 = "INTEGER",
     .generated_id = "INTEGER PRIMARY KEY",
     .increasing_id = "INTEGER PRIMARY KEY AUTOINCREMENT",
+    .transaction_id = "0",
 };
 
 }  // namespace
