@@ -220,6 +220,16 @@ constexpr OperationRule kRules[] = {
     // counts), so the privilege that lets one post a scan report and read the data.
     {O::kListMetricsReports, A::kManagement, "listMetricsReports", "", T::kTable,
      {P::kTABLE_READ_DATA}, T::kNone, {}, "(Firn)"},
+    // Firn's change events: every change of the realm with who made it, as the audit trail
+    // shows them, so the audit trail's privilege; a webhook sends them out of the deployment.
+    {O::kListEvents, A::kManagement, "listEvents", "", T::kRoot, {P::kSERVICE_MANAGE_ACCESS},
+     T::kNone, {}, "(Firn)"},
+    {O::kCreateEventSink, A::kManagement, "createEventSink", "", T::kRoot,
+     {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
+    {O::kListEventSinks, A::kManagement, "listEventSinks", "", T::kRoot,
+     {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
+    {O::kDeleteEventSink, A::kManagement, "deleteEventSink", "", T::kRoot,
+     {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
 };
 
 // One row per enumerator, at the enumerator's index: RuleOf is an array index, and an

@@ -123,9 +123,14 @@ enum class Operation : uint8_t {
   kMoveView,
   // Firn's stored metrics reports of one table (…/tables/{table}/metrics-reports).
   kListMetricsReports,
+  // Firn's change events (/api/management/v1/events) and their webhooks (…/event-sinks).
+  kListEvents,
+  kCreateEventSink,
+  kListEventSinks,
+  kDeleteEventSink,
 };
 
-inline constexpr int kOperationCount = static_cast<int>(Operation::kListMetricsReports) + 1;
+inline constexpr int kOperationCount = static_cast<int>(Operation::kDeleteEventSink) + 1;
 
 // Which API serves the operation.
 enum class Api { kIcebergRest, kManagement };

@@ -43,25 +43,40 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
-std::string Base64UrlEncode(std::string_view bytes) {
+namespace {
+
+// RFC 4648 base64 with `alphabet`; '=' padding when `pad`.
+std::string Base64With(const char* alphabet, bool pad, std::string_view bytes) {
   std::string out;
-  out.reserve((bytes.size() * 4 + 2) / 3);
+  out.reserve((bytes.size() + 2) / 3 * 4);
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
     const uint32_t v = (uint32_t{p[i]} << 16) | (uint32_t{p[i + 1]} << 8) | p[i + 2];
-    for (int shift : {18, 12, 6, 0}) out.push_back(kBase64UrlAlphabet[(v >> shift) & 63]);
+    for (int shift : {18, 12, 6, 0}) out.push_back(alphabet[(v >> shift) & 63]);
   }
   const size_t rest = bytes.size() - i;
   if (rest > 0) {
     uint32_t v = uint32_t{p[i]} << 16;
     if (rest == 2) v |= uint32_t{p[i + 1]} << 8;
-    // 1 byte → 2 characters, 2 bytes → 3; no padding.
-    for (size_t k = 0; k <= rest; ++k) {
-      out.push_back(kBase64UrlAlphabet[(v >> (18 - 6 * k)) & 63]);
-    }
+    // 1 byte → 2 characters, 2 bytes → 3; then the padding to 4.
+    for (size_t k = 0; k <= rest; ++k) out.push_back(alphabet[(v >> (18 - 6 * k)) & 63]);
+    if (pad) out.append(3 - rest, '=');
   }
   return out;
+}
+
+constexpr char kBase64Alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+}  // namespace
+
+std::string Base64UrlEncode(std::string_view bytes) {
+  return Base64With(kBase64UrlAlphabet, /*pad=*/false, bytes);
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  return Base64With(kBase64Alphabet, /*pad=*/true, bytes);
 }
 
 std::optional<std::string> Base64UrlDecode(std::string_view text) {

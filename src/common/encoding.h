@@ -1,5 +1,5 @@
 // Byte encodings every area shares: lowercase hex, unpadded base64url (RFC 4648 §5, as JWS
-// and page tokens use it) and percent-decoding (RFC 3986, done by Boost.URL).
+// and page tokens use it), padded standard base64 (§4) and percent-decoding (RFC 3986, done by Boost.URL).
 //
 // Contract: pure functions, thread-safe. Decoders return nullopt for text that is not a valid
 // encoding and never throw; what that means (a 400, a rejected token) is the caller's call.
@@ -23,6 +23,9 @@ namespace firn {
 std::string HexEncode(std::string_view bytes);
 
 std::string Base64UrlEncode(std::string_view bytes);
+// Standard base64 with '=' padding (RFC 4648 §4), for formats that ask for it (webhook
+// signatures).
+std::string Base64Encode(std::string_view bytes);
 // nullopt unless `text` is canonical unpadded base64url.
 std::optional<std::string> Base64UrlDecode(std::string_view text);
 

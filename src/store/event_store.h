@@ -14,7 +14,8 @@
 //
 // A sink is a webhook with its own cursor and delivery state. One instance at a time delivers
 // to a sink, under a lease like a task's (task_store.h): ClaimEventSink takes a sink that is
-// due and not leased (or whose lease ran out); FinishEventSink records what was delivered and
+// due and not leased (or whose lease ran out); a deliverer reads first and claims only a sink
+// with something to send, so an idle sink costs no writes; FinishEventSink records what was delivered and
 // when to try again, and releases the lease. A lost lease (or a sink deleted meanwhile) is
 // kCommitFailed and nothing is recorded, so the sink's cursor only moves for its holder.
 //
@@ -93,15 +94,20 @@ class EventStore {
   // that wants only what happens from now on starts.
   virtual Result<EventCursor> LatestEventCursor(const std::string& realm) = 0;
 
-  // Stores a new sink with its delivery state as given (normally: cursor set, counters zero).
-  virtual Status CreateEventSink(const EventSink& sink) = 0;
+  // Stores a new sink with its delivery state as given (normally: cursor set, counters zero),
+  // with `audit` (when given) in the same transaction.
+  virtual Status CreateEventSink(const EventSink& sink, const AuditEntry* audit = nullptr) = 0;
   // The sinks of `realm` ('' = every realm), by realm and name.
   virtual Result<std::vector<EventSink>> ListEventSinks(const std::string& realm) = 0;
-  // kNotFound when there is no such sink.
-  virtual Status DeleteEventSink(const std::string& realm, const std::string& name) = 0;
-  // Leases one sink that is due (next_attempt_ms <= now) and not leased by anyone else
-  // (lease_until_ms < now) to `owner` until now + lease_ms, the longest-waiting first.
-  virtual Result<std::optional<EventSink>> ClaimEventSink(const std::string& owner,
+  // kNotFound when there is no such sink (and no audit row is written).
+  virtual Status DeleteEventSink(const std::string& realm, const std::string& name,
+                                 const AuditEntry* audit = nullptr) = 0;
+  // Leases sink `name` of `realm` to `owner` until now + lease_ms, if it is due
+  // (next_attempt_ms <= now) and not leased by anyone else (lease_until_ms < now); nullopt
+  // otherwise (or when there is no such sink). The sink as it stands after the claim.
+  virtual Result<std::optional<EventSink>> ClaimEventSink(const std::string& realm,
+                                                          const std::string& name,
+                                                          const std::string& owner,
                                                           int64_t now_ms, int64_t lease_ms) = 0;
   // Records an attempt by `owner` and releases its lease; kCommitFailed when it no longer
   // holds the lease (or the sink was deleted).

@@ -894,9 +894,11 @@ class SqlCatalogStore final : public CatalogStore {
     return latest;
   }
 
-  Status CreateEventSink(const EventSink& sink) override {
-    return runner_->Write(WriteMode::kSingle,
-                          [&](Session& s) { return sql::InsertEventSink(s, sink); });
+  Status CreateEventSink(const EventSink& sink, const AuditEntry* audit) override {
+    return runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(sql::InsertEventSink(s, sink));
+      return audit ? sql::InsertAudit(s, *audit) : Ok();
+    });
   }
 
   Result<std::vector<EventSink>> ListEventSinks(const std::string& realm) override {
@@ -908,16 +910,22 @@ class SqlCatalogStore final : public CatalogStore {
     return sinks;
   }
 
-  Status DeleteEventSink(const std::string& realm, const std::string& name) override {
-    return runner_->Write(WriteMode::kSingle,
-                          [&](Session& s) { return sql::DeleteEventSinkRow(s, realm, name); });
+  Status DeleteEventSink(const std::string& realm, const std::string& name,
+                         const AuditEntry* audit) override {
+    return runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {
+      FIRN_RETURN_IF_ERROR(sql::DeleteEventSinkRow(s, realm, name));
+      return audit ? sql::InsertAudit(s, *audit) : Ok();
+    });
   }
 
-  Result<std::optional<EventSink>> ClaimEventSink(const std::string& owner, int64_t now_ms,
+  Result<std::optional<EventSink>> ClaimEventSink(const std::string& realm,
+                                                  const std::string& name,
+                                                  const std::string& owner, int64_t now_ms,
                                                   int64_t lease_ms) override {
     std::optional<EventSink> claimed;
     FIRN_RETURN_IF_ERROR(runner_->Write(WriteMode::kSingle, [&](Session& s) -> Status {
-      FIRN_ASSIGN_OR_RETURN(claimed, sql::ClaimEventSinkRow(s, owner, now_ms, lease_ms));
+      FIRN_ASSIGN_OR_RETURN(claimed,
+                            sql::ClaimEventSinkRow(s, realm, name, owner, now_ms, lease_ms));
       return Ok();
     }));
     return claimed;

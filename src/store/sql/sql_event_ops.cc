@@ -87,10 +87,13 @@ Status DeleteEventSinkRow(Session& session, const std::string& realm, const std:
   return Ok();
 }
 
-Result<std::optional<EventSink>> ClaimEventSinkRow(Session& session, const std::string& owner,
-                                                   int64_t now_ms, int64_t lease_ms) {
+Result<std::optional<EventSink>> ClaimEventSinkRow(Session& session, const std::string& realm,
+                                                   const std::string& name,
+                                                   const std::string& owner, int64_t now_ms,
+                                                   int64_t lease_ms) {
   std::optional<EventSink> claimed;
-  FIRN_RETURN_IF_ERROR(session.Exec(kClaimEventSink, {owner, now_ms, now_ms + lease_ms},
+  FIRN_RETURN_IF_ERROR(session.Exec(kClaimEventSink,
+                                    {owner, now_ms, now_ms + lease_ms, realm, name},
                                     [&](const Row& row) -> Status {
                                       claimed = SinkFromRow(row);
                                       return Ok();

@@ -20,8 +20,10 @@ Result<EventCursor> LatestEventRow(Session& session, const std::string& realm);
 Status InsertEventSink(Session& session, const EventSink& sink);
 Result<std::vector<EventSink>> ListEventSinkRows(Session& session, const std::string& realm);
 Status DeleteEventSinkRow(Session& session, const std::string& realm, const std::string& name);
-Result<std::optional<EventSink>> ClaimEventSinkRow(Session& session, const std::string& owner,
-                                                   int64_t now_ms, int64_t lease_ms);
+Result<std::optional<EventSink>> ClaimEventSinkRow(Session& session, const std::string& realm,
+                                                   const std::string& name,
+                                                   const std::string& owner, int64_t now_ms,
+                                                   int64_t lease_ms);
 Status FinishEventSinkRow(Session& session, const std::string& realm, const std::string& name,
                           const std::string& owner, const SinkProgress& progress);
 

@@ -354,12 +354,10 @@ inline constexpr std::string_view kListEventSinks =
     "ORDER BY realm, name";
 inline constexpr std::string_view kDeleteEventSink =
     "DELETE FROM event_sinks WHERE realm = $1 AND name = $2";
-// As kClaimDueTask: the condition is repeated outside the subquery for READ COMMITTED.
 inline constexpr std::string_view kClaimEventSink =
     "UPDATE event_sinks SET lease_owner = $1, lease_until_ms = $3 "
-    "WHERE (realm, name) = (SELECT realm, name FROM event_sinks WHERE next_attempt_ms <= $2 "
-    "AND lease_until_ms < $2 ORDER BY next_attempt_ms, realm, name LIMIT 1) "
-    "AND next_attempt_ms <= $2 AND lease_until_ms < $2 RETURNING " FIRN_SINK_COLUMNS;
+    "WHERE realm = $4 AND name = $5 AND next_attempt_ms <= $2 AND lease_until_ms < $2 "
+    "RETURNING " FIRN_SINK_COLUMNS;
 #undef FIRN_SINK_COLUMNS
 inline constexpr std::string_view kFinishEventSink =
     "UPDATE event_sinks SET after_txn = $4, after_id = $5, delivered = delivered + $6, "

@@ -24,6 +24,17 @@ TEST(Base64UrlTest, EncodesRfc4648VectorsWithoutPadding) {
   EXPECT_EQ(Base64UrlEncode("\xfb\xff"), "-_8");
 }
 
+TEST(Base64Test, EncodesRfc4648VectorsWithPadding) {
+  EXPECT_EQ(Base64Encode(""), "");
+  EXPECT_EQ(Base64Encode("f"), "Zg==");
+  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
+  EXPECT_EQ(Base64Encode("foo"), "Zm9v");
+  EXPECT_EQ(Base64Encode("foob"), "Zm9vYg==");
+  EXPECT_EQ(Base64Encode("fooba"), "Zm9vYmE=");
+  EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(Base64Encode("\xfb\xff"), "+/8=");
+}
+
 TEST(Base64UrlTest, RoundTripsEveryLengthAndByteValue) {
   std::string all;
   for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));

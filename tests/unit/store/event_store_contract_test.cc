@@ -166,28 +166,31 @@ EventSink NewSink(std::string name, std::string realm = "default") {
 }
 
 TEST_P(CatalogStoreContractTest, ASinkIsDeliveredByItsLeaseHolderOnly) {
-  ASSERT_OK(store_->CreateEventSink(NewSink("s1")));
-  auto dup = store_->CreateEventSink(NewSink("s1"));
+  auto created = Change(scope_, "createEventSink", "event-sink s1");
+  ASSERT_OK(store_->CreateEventSink(NewSink("s1"), &created));
+  auto dup = store_->CreateEventSink(NewSink("s1"), &created);
   ASSERT_FALSE(dup);
   EXPECT_EQ(dup.error().kind, ErrorKind::kAlreadyExists);
   ASSERT_OK(store_->CreateEventSink(NewSink("s1", "realm2")));
+  ASSERT_OK(store_->CreateEventSink(NewSink("s2")));
   auto listed = store_->ListEventSinks("default");
   ASSERT_OK(listed);
-  ASSERT_EQ(listed->size(), 1u);
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].name, "s1");
   EXPECT_EQ((*listed)[0].operations, "updateTable,createTable");
   EXPECT_EQ((*listed)[0].delivered_through, (EventCursor{0, 7}));
-  EXPECT_EQ(store_->ListEventSinks("")->size(), 2u);
+  EXPECT_EQ(store_->ListEventSinks("")->size(), 3u);
+  // The creation is audited once, in its transaction (the refused duplicate wrote nothing).
+  EXPECT_EQ(Operations(Feed(*store_, "default")), std::vector<std::string>{"createEventSink"});
 
-  auto claimed = store_->ClaimEventSink("i1", 5000, 100);
+  auto claimed = store_->ClaimEventSink("default", "s1", "i1", 5000, 100);
   ASSERT_OK(claimed);
   ASSERT_TRUE(*claimed);
-  const std::string realm = (*claimed)->realm;
   EXPECT_EQ((*claimed)->lease_owner, "i1");
   EXPECT_EQ((*claimed)->lease_until_ms, 5100);
-  auto other = store_->ClaimEventSink("i2", 5050, 100);  // the other realm's sink
-  ASSERT_TRUE(other && *other);
-  EXPECT_NE((*other)->realm, realm);
-  EXPECT_FALSE(*store_->ClaimEventSink("i3", 5060, 100));  // both leased
+  EXPECT_FALSE(*store_->ClaimEventSink("default", "s1", "i2", 5050, 100)) << "leased";
+  EXPECT_FALSE(*store_->ClaimEventSink("default", "nope", "i2", 5050, 100));
+  ASSERT_TRUE(*store_->ClaimEventSink("realm2", "s1", "i2", 5050, 100)) << "another realm's";
 
   SinkProgress p;
   p.delivered_through = {3, 12};
@@ -195,42 +198,44 @@ TEST_P(CatalogStoreContractTest, ASinkIsDeliveredByItsLeaseHolderOnly) {
   p.attempt_ms = 5070;
   p.last_success_ms = 5070;
   p.next_attempt_ms = 6000;
-  auto stolen = store_->FinishEventSink(realm, "s1", "i2", p);  // i2 holds the other one
+  auto stolen = store_->FinishEventSink("default", "s1", "i2", p);
   ASSERT_FALSE(stolen);
   EXPECT_EQ(stolen.error().kind, ErrorKind::kCommitFailed);
-  ASSERT_OK(store_->FinishEventSink(realm, "s1", "i1", p));
-  // The other lease runs out: a third instance takes that sink over; its first holder's finish
-  // is refused.
-  auto taken = store_->ClaimEventSink("i3", 5151, 10000);
-  ASSERT_TRUE(taken && *taken);
-  EXPECT_NE((*taken)->realm, realm);
-  EXPECT_FALSE(*store_->ClaimEventSink("i4", 5999, 100)) << "s1 is not due until 6000";
-  auto due = store_->ClaimEventSink("i4", 6000, 100);
+  ASSERT_OK(store_->FinishEventSink("default", "s1", "i1", p));
+  EXPECT_FALSE(*store_->ClaimEventSink("default", "s1", "i3", 5999, 100)) << "due at 6000";
+  auto due = store_->ClaimEventSink("default", "s1", "i3", 6000, 100);
   ASSERT_TRUE(due && *due);
-  EXPECT_EQ((*due)->realm, realm);
   EXPECT_EQ((*due)->delivered_through, (EventCursor{3, 12}));
-  p.newly_delivered = 0;
-  p.attempt_ms = 6001;
-  ASSERT_OK(store_->FinishEventSink(realm, "s1", "i4", p));
-  auto late = store_->FinishEventSink((*taken)->realm, "s1", "i2", p);
+  EXPECT_EQ((*due)->delivered, 5);
+  // i3's lease runs out: i4 takes the sink over, and i3 can no longer record anything.
+  auto taken = store_->ClaimEventSink("default", "s1", "i4", 6101, 100);
+  ASSERT_TRUE(taken && *taken);
+  p.delivered_through = {9, 99};
+  auto late = store_->FinishEventSink("default", "s1", "i3", p);
   ASSERT_FALSE(late);
   EXPECT_EQ(late.error().kind, ErrorKind::kCommitFailed);
+  p.delivered_through = {4, 20};
+  p.newly_delivered = 2;
+  p.attempt_ms = 6110;
+  p.next_attempt_ms = 7000;
+  ASSERT_OK(store_->FinishEventSink("default", "s1", "i4", p));
 
-  auto after = store_->ListEventSinks(realm);
+  auto after = store_->ListEventSinks("default");
   ASSERT_OK(after);
-  ASSERT_EQ(after->size(), 1u);
   const EventSink& s = (*after)[0];
-  EXPECT_EQ(s.delivered_through, (EventCursor{3, 12}));
-  EXPECT_EQ(s.delivered, 5);
-  EXPECT_EQ(s.last_success_ms, 5070);
-  EXPECT_EQ(s.next_attempt_ms, 6000);
+  EXPECT_EQ(s.delivered_through, (EventCursor{4, 20}));
+  EXPECT_EQ(s.delivered, 7);
+  EXPECT_EQ(s.last_attempt_ms, 6110);
+  EXPECT_EQ(s.next_attempt_ms, 7000);
   EXPECT_EQ(s.lease_owner, "");
+  EXPECT_EQ(s.lease_until_ms, 0);
 
   // Deleting a leased sink: its holder's finish is refused.
-  ASSERT_OK(store_->DeleteEventSink((*taken)->realm, "s1"));
-  EXPECT_EQ(store_->FinishEventSink((*taken)->realm, "s1", "i3", p).error().kind,
+  ASSERT_TRUE(*store_->ClaimEventSink("default", "s1", "i5", 7000, 100));
+  ASSERT_OK(store_->DeleteEventSink("default", "s1"));
+  EXPECT_EQ(store_->FinishEventSink("default", "s1", "i5", p).error().kind,
             ErrorKind::kCommitFailed);
-  auto missing = store_->DeleteEventSink((*taken)->realm, "s1");
+  auto missing = store_->DeleteEventSink("default", "s1");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
