@@ -207,7 +207,7 @@ std::shared_ptr<const AccessSnapshot> ManagementService::WriteSnapshot() {
   return state_.Current();
 }
 
-namespace {
+namespace mgmt {
 
 store::AuditEntry MakeAudit(const ManagementContext& ctx, auth::Operation op,
                             std::string_view catalog, std::string_view object) {
@@ -239,7 +239,10 @@ Error MapStoreError(const Error& e, std::string_view object) {
   }
 }
 
-}  // namespace
+}  // namespace mgmt
+
+using mgmt::MakeAudit;
+using mgmt::MapStoreError;
 
 void ManagementService::AuditFailure(const ManagementContext& ctx, auth::Operation op,
                                      std::string_view catalog, std::string_view object,

@@ -66,6 +66,25 @@ struct ManagementOptions {
   // The server-side S3 key sets a storage profile may name (`storageName`; the server's
   // s3-key-sets). A profile naming another is refused with 400.
   std::set<std::string> storage_names;
+  // Seal event sinks' secrets (docs/events.md); null: a sink with a secret is refused.
+  std::shared_ptr<const auth::KeyEncryptionKeys> keks;
+  // Names this deployment in change events' `source`.
+  std::string deployment_id;
+};
+
+// A webhook to create (createEventSink).
+struct EventSinkSpec {
+  std::string name;
+  std::string url;                      // http:// or https://
+  std::optional<Secret> secret;         // signs deliveries; 16..1024 characters
+  std::string catalog;                  // '' = every catalog of the realm
+  std::vector<std::string> operations;  // operation names; empty = every operation
+  bool from_start = false;              // the realm's whole feed, not only what follows
+};
+
+struct EventPage {
+  std::vector<store::ChangeEvent> events;
+  store::EventCursor next;  // the last event's cursor, or the one asked for when none
 };
 
 // Management view of a principal (never carries secret hashes).
@@ -237,6 +256,17 @@ class ManagementService {
   // SERVICE_MANAGE_ACCESS. `filter.realm` is replaced by the caller's; limit 1..1000.
   Result<std::vector<store::Task>> ListTasks(const ManagementContext& ctx,
                                              store::TaskFilter filter);
+
+  // --- change events and their webhooks (management_service_events.cc, docs/events.md); each
+  // needs SERVICE_MANAGE_ACCESS. `after` nullopt = from the realm's latest event on.
+  Result<EventPage> ListEvents(const ManagementContext& ctx, const std::string& catalog,
+                               std::optional<store::EventCursor> after, int64_t limit);
+  Result<store::EventSink> CreateEventSink(const ManagementContext& ctx,
+                                           const EventSinkSpec& spec);
+  Result<std::vector<store::EventSink>> ListEventSinks(const ManagementContext& ctx);
+  Result<store::EventSink> GetEventSink(const ManagementContext& ctx, std::string_view name);
+  Status DeleteEventSink(const ManagementContext& ctx, std::string_view name);
+  const std::string& deployment_id() const { return options_.deployment_id; }
 
  private:
   struct Change;  // one audited write (management_service.cc)

@@ -11,6 +11,12 @@ namespace firn::access::mgmt {
 
 inline constexpr std::string_view kSuccess = "success";
 
+// An audit row for `op` by the context's caller (at_ms now; outcome left to the caller).
+store::AuditEntry MakeAudit(const ManagementContext& ctx, auth::Operation op,
+                            std::string_view catalog, std::string_view object);
+// A store error as the management API words it for `object`.
+Error MapStoreError(const Error& e, std::string_view object);
+
 // Polaris names must be 1..256 characters and not "system$..." (spec pattern).
 Status ValidateName(std::string_view what, std::string_view name);
 

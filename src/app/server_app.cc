@@ -28,6 +28,7 @@
 #include "common/metrics.h"
 #include "common/uuid.h"
 #include "console/console_routes.h"
+#include "events/webhook_delivery.h"
 #include "http/heap_trim.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -269,7 +270,19 @@ int RunServer(ServerConfig config) {
   access::ManagementOptions management_options;
   management_options.storage_roots = *roots;
   management_options.storage_names = std::move(storage_names);
+  management_options.keks = *keks;
+  management_options.deployment_id = *deployment;
   access::ManagementService management(*store, *store, access_state, management_options);
+  // Change events to webhooks (docs/events.md): any instance delivers to any sink, one at a time.
+  events::WebhookOptions webhook_options;
+  webhook_options.deployment_id = *deployment;
+  if (config.test_mode) {
+    if (const char* lease = std::getenv("FIRN_TEST_WEBHOOK_LEASE_MS")) {
+      webhook_options.lease = std::chrono::milliseconds(std::max<long long>(std::atoll(lease), 100));
+    }
+  }
+  events::WebhookDelivery webhooks(*store, *keks, instance_id, webhook_options);
+  webhooks.Start();
   if (!config.auth) {
     spdlog::warn(R"("msg":"authentication is OFF: every request is allowed")");
   }

@@ -228,6 +228,8 @@ constexpr OperationRule kRules[] = {
      {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
     {O::kListEventSinks, A::kManagement, "listEventSinks", "", T::kRoot,
      {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
+    {O::kGetEventSink, A::kManagement, "getEventSink", "", T::kRoot,
+     {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
     {O::kDeleteEventSink, A::kManagement, "deleteEventSink", "", T::kRoot,
      {P::kSERVICE_MANAGE_ACCESS}, T::kNone, {}, "(Firn)"},
 };

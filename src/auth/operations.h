@@ -127,6 +127,7 @@ enum class Operation : uint8_t {
   kListEvents,
   kCreateEventSink,
   kListEventSinks,
+  kGetEventSink,
   kDeleteEventSink,
 };
 

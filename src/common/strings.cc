@@ -46,6 +46,17 @@ std::string_view StripOneTrailingSlash(std::string_view location) {
   return location;
 }
 
+std::vector<std::string_view> SplitString(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    const size_t at = text.find(sep);
+    out.push_back(text.substr(0, at));
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return out;
+}
+
 std::string JoinStrings(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {

@@ -35,6 +35,9 @@ std::string_view TrimEnd(std::string_view text, std::string_view chars = kAsciiW
 
 // `items` with `sep` between them.
 std::string JoinStrings(const std::vector<std::string>& items, std::string_view sep);
+// The pieces of `text` between `sep`s: "a,b" gives {"a", "b"}; "" gives none, and a trailing
+// separator adds no empty piece ("a/" gives {"a"}). The pieces view `text`.
+std::vector<std::string_view> SplitString(std::string_view text, char sep);
 
 // Every trailing '/' removed, except that the first character always stays ("/" stays "/",
 // "a//" becomes "a"): the form in which a base location is joined with "/" + name.

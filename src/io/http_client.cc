@@ -43,7 +43,7 @@ Result<HttpResponse> PerformHttp(const HttpRequest& request) {
   curl_easy_setopt(h.get(), CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(h.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
   curl_easy_setopt(h.get(), CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h.get(), CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(h.get(), CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
   curl_easy_setopt(h.get(), CURLOPT_MAXREDIRS, 3L);
   curl_easy_setopt(h.get(), CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(h.get(), CURLOPT_REDIR_PROTOCOLS_STR, "http,https");

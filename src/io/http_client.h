@@ -2,7 +2,7 @@
 // (those go through io/s3/aws_http): fetching an issuer's JWKS, reading another REST catalog
 // (`firn migrate`). Not a pooled client: each call owns its handle.
 //
-// Contract: thread-safe. Only http and https, at most 3 redirects. The response body is capped
+// Contract: thread-safe. Only http and https, at most 3 redirects (or none, if asked). The response body is capped
 // at `max_bytes` (a larger one fails). Errors: kServiceUnavailable when the exchange cannot be
 // made (DNS, connect, timeout, TLS, the cap), with the cause in `detail`; any status code is a
 // response, not an error.
@@ -24,6 +24,7 @@ struct HttpRequest {
   std::string body;
   std::chrono::milliseconds timeout{30000};
   size_t max_bytes = size_t{64} << 20;
+  bool follow_redirects = true;  // at most 3; false: a 3xx is the response
 };
 
 struct HttpResponse {

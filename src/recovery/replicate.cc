@@ -15,6 +15,7 @@
 #include "catalog/purge.h"
 #include "catalog/store_claims.h"
 #include "common/macros.h"
+#include "common/strings.h"
 #include "io/manifest_reader.h"
 #include "metadata/gzip.h"
 #include "metadata/metadata_paths.h"
@@ -212,13 +213,7 @@ class Replication {
       }
     }
     std::vector<std::string> levels;
-    std::string_view rest = out.table;
-    while (!rest.empty()) {
-      const size_t slash = rest.find('/');
-      levels.emplace_back(rest.substr(0, slash));
-      if (slash == std::string_view::npos) break;
-      rest.remove_prefix(slash + 1);
-    }
+    for (std::string_view level : SplitString(out.table, '/')) levels.emplace_back(level);
     if (levels.size() < 2) return;
     out.id.name = levels.back();
     levels.pop_back();

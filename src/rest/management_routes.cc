@@ -186,6 +186,7 @@ void AddManagementRoutes(http::Router& router, access::ManagementService& servic
   mgmt::AddGrantRoutes(routes, service);
   mgmt::AddAuditRoute(routes, service);
   mgmt::AddTasksRoute(routes, service);
+  mgmt::AddEventRoutes(routes, service);
 }
 
 }  // namespace firn::rest

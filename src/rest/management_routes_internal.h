@@ -67,6 +67,7 @@ void AddCatalogRoleRoutes(Registrar& routes, access::ManagementService& service)
 void AddGrantRoutes(Registrar& routes, access::ManagementService& service);
 void AddAuditRoute(Registrar& routes, access::ManagementService& service);
 void AddTasksRoute(Registrar& routes, access::ManagementService& service);
+void AddEventRoutes(Registrar& routes, access::ManagementService& service);
 
 // A percent-decoded path parameter ('+' stays '+': path rules, not form rules).
 Result<std::string> NameParam(const http::PathParams& params, std::string_view name);

@@ -31,6 +31,7 @@ constexpr std::string_view kComponents = R"json({
   "catalogName": {"name": "catalogName", "in": "path", "required": true, "schema": {"type": "string"}},
   "dropId": {"name": "dropId", "in": "path", "required": true, "schema": {"type": "string"}},
   "principalName": {"name": "principalName", "in": "path", "required": true, "schema": {"type": "string"}},
+  "sinkName": {"name": "sinkName", "in": "path", "required": true, "schema": {"type": "string"}},
   "principalRoleName": {"name": "principalRoleName", "in": "path", "required": true, "schema": {"type": "string"}},
   "catalogRoleName": {"name": "catalogRoleName", "in": "path", "required": true, "schema": {"type": "string"}},
   "warehouse": {"name": "warehouse", "in": "query", "schema": {"type": "string"},
@@ -64,7 +65,10 @@ constexpr std::string_view kComponents = R"json({
   "taskLimit": {"name": "limit", "in": "query",
                 "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
   "reportType": {"name": "type", "in": "query",
-                 "schema": {"type": "string", "enum": ["scan-report", "commit-report"]}}
+                 "schema": {"type": "string", "enum": ["scan-report", "commit-report"]}},
+  "eventAfter": {"name": "after", "in": "query", "description": "An event id from the feed (events after it), 0 or absent for the start, or latest",
+                 "schema": {"type": "string"}},
+  "eventCatalog": {"name": "catalog", "in": "query", "schema": {"type": "string"}}
 },
 "schemas": {
   "ErrorModel": {"type": "object", "required": ["message", "type", "code"], "properties": {
@@ -366,6 +370,37 @@ constexpr std::string_view kComponents = R"json({
                      "receivedMs": {"type": "integer", "format": "int64"},
                      "report": {"type": "object"}}}},
     "next": {"type": "integer", "format": "int64", "nullable": true}}},
+  "EventPage": {"type": "object", "required": ["events", "next"], "properties": {
+    "events": {"type": "array", "items": {"type": "object", "description": "A CloudEvents 1.0 event (structured mode)",
+      "required": ["specversion", "id", "source", "type", "time", "data"],
+      "properties": {"specversion": {"type": "string"}, "id": {"type": "string"},
+                     "source": {"type": "string"}, "type": {"type": "string"},
+                     "subject": {"type": "string"}, "time": {"type": "string"},
+                     "datacontenttype": {"type": "string"}, "firnrealm": {"type": "string"},
+                     "firncatalog": {"type": "string"}, "data": {"type": "object"}}}},
+    "next": {"type": "string"}}},
+  "CreateEventSinkRequest": {"type": "object", "required": ["name", "url"], "additionalProperties": false,
+    "properties": {"name": {"type": "string"}, "url": {"type": "string"},
+                   "secret": {"type": "string", "minLength": 16, "maxLength": 1024},
+                   "catalog": {"type": "string"},
+                   "operations": {"type": "array", "items": {"type": "string"}},
+                   "from": {"type": "string", "enum": ["now", "start"]}}},
+  "EventSink": {"type": "object", "required": ["name", "url", "signed", "delivery"], "properties": {
+    "name": {"type": "string"}, "url": {"type": "string"},
+    "catalog": {"type": "string", "nullable": true},
+    "operations": {"type": "array", "items": {"type": "string"}},
+    "signed": {"type": "boolean"}, "created": {"type": "integer", "format": "int64"},
+    "delivery": {"type": "object", "properties": {
+      "deliveredThrough": {"type": "string", "nullable": true},
+      "delivered": {"type": "integer", "format": "int64"},
+      "failures": {"type": "integer", "format": "int64"},
+      "lastError": {"type": "string", "nullable": true},
+      "lastAttempt": {"type": "integer", "format": "int64", "nullable": true},
+      "lastSuccess": {"type": "integer", "format": "int64", "nullable": true},
+      "nextAttempt": {"type": "integer", "format": "int64"},
+      "leasedBy": {"type": "string", "nullable": true}}}}},
+  "EventSinkList": {"type": "object", "required": ["eventSinks"], "properties": {
+    "eventSinks": {"type": "array", "items": {"$ref": "#/components/schemas/EventSink"}}}},
   "TaskList": {"type": "object", "required": ["tasks"], "properties": {
     "tasks": {"type": "array", "items": {"type": "object", "required": ["id", "kind", "state"],
       "properties": {"id": {"type": "string"}, "kind": {"type": "string"},

@@ -39,7 +39,8 @@ constexpr std::string_view kManagementOperations[] = {
     "listAuditEntries", "listTasks",
     // Firn's catalog-side routes beside the management API, authorised by CatalogService.
     "listDroppedObjects", "undropObject", "expungeDroppedObject", "maintainTable",
-    "moveTableOut", "cancelTableMove", "moveTable", "moveView", "listMetricsReports"};
+    "moveTableOut", "cancelTableMove", "moveTable", "moveView", "listMetricsReports",
+    "listEvents", "createEventSink", "listEventSinks", "getEventSink", "deleteEventSink"};
 // Of those, the ones CatalogService checks on a catalog's own securables (the catalog's root
 // namespace, a table) rather than ManagementService on the realm's entities.
 constexpr std::string_view kCatalogSideManagementOperations[] = {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace firn {
 namespace {
@@ -58,6 +59,16 @@ TEST(StringsTest, StripOneTrailingSlashRemovesAtMostOne) {
   EXPECT_EQ(StripOneTrailingSlash("s3://b/t"), "s3://b/t");
   EXPECT_EQ(StripOneTrailingSlash("/"), "");
   EXPECT_EQ(StripOneTrailingSlash(""), "");
+}
+
+TEST(StringsTest, SplitStringDropsOnlyTheTrailingEmptyPiece) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(SplitString("a,b", ','), (V{"a", "b"}));
+  EXPECT_EQ(SplitString("", ','), V{});
+  EXPECT_EQ(SplitString("a", ','), V{"a"});
+  EXPECT_EQ(SplitString("a/", '/'), V{"a"});
+  EXPECT_EQ(SplitString("a//b", '/'), (V{"a", "", "b"}));
+  EXPECT_EQ(SplitString(",a", ','), (V{"", "a"}));
 }
 
 }  // namespace

@@ -351,8 +351,12 @@ TEST_F(OpenApiTest, ManagementOperationsMatchThePolarisSpec) {
         << s.id << " lacks its success status " << s.success;
   }
   // Firn's additions to the management API.
-  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 12);
+  EXPECT_EQ(ops.size(), std::size(kManagementOperations) + 17);
   EXPECT_TRUE(ops.contains("listMetricsReports"));
+  for (const char* id : {"listEvents", "listEventSinks", "createEventSink", "getEventSink",
+                         "deleteEventSink"}) {
+    EXPECT_TRUE(ops.contains(id)) << id;
+  }
   EXPECT_TRUE(ops.contains("moveTableOut"));
   EXPECT_TRUE(ops.contains("cancelTableMove"));
   EXPECT_TRUE(ops.contains("maintainTable"));
