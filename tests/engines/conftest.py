@@ -129,6 +129,7 @@ class Backend:
     s3: S3Store | None = None
     # True: engines get no storage key at all and ask Firn for vended credentials.
     vended: bool = False
+    catalog: str = CATALOG_NAME  # the warehouse name clients send
     _spark_catalogs: set = field(default_factory=set)
 
     @property
@@ -138,7 +139,7 @@ class Backend:
     # PyIceberg ------------------------------------------------------------------------------
     def pyiceberg_properties(self, creds: "firn_auth.Credentials | None" = None
                              ) -> dict[str, str]:
-        props = {"uri": self.uri, "warehouse": CATALOG_NAME}
+        props = {"uri": self.uri, "warehouse": self.catalog}
         if self.server.auth:
             props.update(firn_auth.pyiceberg_auth_properties(self.uri, creds))
         if self.s3 and self.vended:
@@ -162,19 +163,8 @@ class Backend:
     def duckdb(self, alias: str = "ice", creds: "firn_auth.Credentials | None" = None):
         """A new DuckDB connection with Firn attached as `alias` (extensions from the wheels),
         authenticated as `creds` (default: the session admin)."""
-        import duckdb
-        import duckdb_extensions
-
-        ext_dir = Path(os.environ.get("FIRN_CACHE", Path.home() / ".cache/firn")) / "duckdb-ext"
-        con = duckdb.connect(
-            config={
-                "extension_directory": str(ext_dir),
-                "autoinstall_known_extensions": False,  # never reach for the network
-                "autoload_known_extensions": True,
-            }
-        )
-        for ext in ("httpfs", "avro", "iceberg"):
-            duckdb_extensions.import_extension(ext, con=con)
+        con = duckdb_connection()
+        for ext in DUCKDB_EXTENSIONS:
             con.execute(f"LOAD {ext}")
         if self.s3 and not self.vended:
             con.execute(
@@ -194,7 +184,7 @@ class Backend:
         else:
             auth = "AUTHORIZATION_TYPE 'none'"
         con.execute(
-            f"ATTACH '{CATALOG_NAME}' AS {alias} (TYPE iceberg, ENDPOINT '{self.uri}', "
+            f"ATTACH '{self.catalog}' AS {alias} (TYPE iceberg, ENDPOINT '{self.uri}', "
             f"{auth}, ACCESS_DELEGATION_MODE "
             f"'{'vended_credentials' if self.vended else 'none'}')"
         )
@@ -212,7 +202,7 @@ class Backend:
                 "": "org.apache.iceberg.spark.SparkCatalog",
                 ".type": "rest",
                 ".uri": self.uri,
-                ".warehouse": CATALOG_NAME,
+                ".warehouse": self.catalog,
                 # Every query sees the catalog's current state (other engines write too).
                 ".cache-enabled": "false",
             }
@@ -255,7 +245,7 @@ class Backend:
     # Raw REST -------------------------------------------------------------------------------
     def load_table_json(self, namespace: str, table: str) -> dict:
         r = requests.get(
-            f"{self.uri}/v1/{CATALOG_NAME}/namespaces/{namespace}/tables/{table}",
+            f"{self.uri}/v1/{self.catalog}/namespaces/{namespace}/tables/{table}",
             headers=http_headers(self.server),
             timeout=30,
         )
@@ -263,11 +253,22 @@ class Backend:
         return r.json()
 
 
-def _start(tmp_path_factory, name: str, args: list[str], env: dict[str, str]) -> EngineServer:
+def _start(tmp_path_factory, name: str, args: list[str], env: dict[str, str],
+           catalog_name: str | None = CATALOG_NAME, generated_admin: bool = False
+           ) -> EngineServer:
+    """Starts `firn serve` with `args` and `env`. catalog_name None: Firn's own default
+    (`default`). generated_admin: no bootstrap credentials, so Firn generates the admin's and
+    writes them to <data-dir>/admin-credentials (firn_auth.read_admin_credentials)."""
     base = tmp_path_factory.mktemp(f"firn-{name}")
-    srv = EngineServer(base / "data", base / "server.log", ["--catalog-name", CATALOG_NAME, *args], env)
+    flags = ["--catalog-name", catalog_name] if catalog_name else []
+    if generated_admin:
+        env = {**env, "FIRN_BOOTSTRAP_CREDENTIALS": None}
+    srv = EngineServer(base / "data", base / "server.log", [*flags, *args], env)
     _itc._servers.append(srv)  # the integration hook is not loaded here; ours reads this list
+    if generated_admin:
+        srv.auth_override = False  # ready before anyone knows the credentials (a 401 will do)
     srv.start()
+    srv.auth_override = None
     return srv
 
 
@@ -361,6 +362,31 @@ def vended_backend(tmp_path_factory, s3_store):
 @pytest.fixture(params=["file", "s3"])
 def backend(request) -> Backend:
     return request.getfixturevalue(f"{request.param}_backend")
+
+
+# ---------------------------------------------------------------------------------------------
+# DuckDB
+# ---------------------------------------------------------------------------------------------
+DUCKDB_EXTENSIONS = ("httpfs", "avro", "iceberg")
+
+
+def duckdb_connection():
+    """A new in-memory DuckDB with the httpfs, avro and iceberg extensions installed from their
+    wheels, never from the network (`INSTALL iceberg` then finds it installed); not loaded."""
+    import duckdb
+    import duckdb_extensions
+
+    ext_dir = Path(os.environ.get("FIRN_CACHE", Path.home() / ".cache/firn")) / "duckdb-ext"
+    con = duckdb.connect(
+        config={
+            "extension_directory": str(ext_dir),
+            "autoinstall_known_extensions": False,  # never reach for the network
+            "autoload_known_extensions": True,
+        }
+    )
+    for ext in DUCKDB_EXTENSIONS:
+        duckdb_extensions.import_extension(ext, con=con)
+    return con
 
 
 # ---------------------------------------------------------------------------------------------

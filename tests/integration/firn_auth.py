@@ -55,6 +55,17 @@ class Credentials:
         return f"{self.realm},{self.client_id},{self.client_secret}"
 
 
+def read_admin_credentials(path: Path) -> Credentials:
+    """The credentials `firn serve` generated on first start, from <data-dir>/admin-credentials:
+    `key=value` lines realm, principal, client_id, client_secret (README.md, "Connect a client";
+    written by src/app/first_start.cc)."""
+    text = path.read_text()
+    fields = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    missing = {"realm", "principal", "client_id", "client_secret"} - fields.keys()
+    assert not missing, f"{path} lacks {sorted(missing)}; it holds the keys {sorted(fields)}"
+    return Credentials(fields["realm"], fields["client_id"], fields["client_secret"])
+
+
 def new_secret() -> str:
     """A random client secret that command lines take as a value: `polaris --client-secret -x…`
     reads a leading '-' as an option (one token_urlsafe draw in 64 starts so), like Firn's own."""

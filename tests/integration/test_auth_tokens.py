@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 import stat
 import subprocess
 import threading
@@ -408,28 +407,6 @@ def test_tokens_and_secrets_never_appear_in_the_log(server_factory):
         assert t.split(".")[2] not in log, "a token signature appears in the server log"
 
 
-def _parse_credentials_file(text: str) -> tuple[str, str]:
-    try:
-        data = json.loads(text)
-        cid = data.get("clientId") or data.get("client_id")
-        sec = data.get("clientSecret") or data.get("client_secret")
-        if cid and sec:
-            return cid, sec
-    except ValueError:
-        pass
-    kv = dict(re.findall(r"^\s*([A-Za-z_\-]+)\s*[:=]\s*(\S+)\s*$", text, re.M))
-    lower = {k.lower().replace("-", "_"): v for k, v in kv.items()}
-    cid = lower.get("client_id") or lower.get("clientid")
-    sec = lower.get("client_secret") or lower.get("clientsecret")
-    if cid and sec:
-        return cid, sec
-    m = re.search(r"^([^,\s]+),([^,\s]+),(\S+)$", text.strip(), re.M)
-    if m:
-        return m.group(2), m.group(3)
-    raise AssertionError(f"cannot read client id/secret from the credentials file:\n"
-                         f"{re.sub(r'[A-Za-z0-9_-]{20,}', '<redacted>', text)}")
-
-
 def test_generated_admin_credentials_go_to_a_0600_file_not_the_log(server_factory):
     srv = server_factory(env={"FIRN_BOOTSTRAP_CREDENTIALS": None}, start=False)
     srv.auth_override = False  # readiness without credentials: we do not know them yet
@@ -437,7 +414,9 @@ def test_generated_admin_credentials_go_to_a_0600_file_not_the_log(server_factor
     path = srv.data_dir / "admin-credentials"
     assert path.is_file(), f"no {path}; data dir holds {sorted(os.listdir(srv.data_dir))}"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    cid, secret = _parse_credentials_file(path.read_text())
+    creds = firn_auth.read_admin_credentials(path)
+    assert creds.realm == firn_auth.DEFAULT_REALM
+    cid, secret = creds.client_id, creds.client_secret
     log = srv.log_path.read_text(errors="replace")
     assert str(path) in log or "admin-credentials" in log, "the operator is not told where"
     assert secret not in log
