@@ -69,6 +69,11 @@ def test_metrics_count_a_pyiceberg_commit_by_route_and_leak_nothing(fresh_server
     assert sample(after, "firn_token_requests_total", outcome="issued") >= 1
     assert sample(after, "firn_load_duration_seconds_count") >= 1
     assert sample(after, "firn_process_resident_bytes") > 0
+    # The embedded database: the readers that served the loads stay open, none is lent out
+    # between requests.
+    assert sample(after, "firn_db_connections", backend="sqlite", state="open") >= 1
+    assert sample(after, "firn_db_connections", backend="sqlite", state="in_use") == 0
+    assert "firn_db_waits_total" in after and "firn_db_errors_total" in after
     assert sample(after, "firn_build_info", version=subprocess.run(
         [str(FIRN_BINARY), "version"], capture_output=True, text=True).stdout.split()[1]) == 1
     admin = firn_auth.admin_credentials()

@@ -21,6 +21,7 @@
 
 #include "common/result.h"
 #include "store/pool_lease.h"
+#include "store/pool_metrics.h"
 #include "store/postgres/pg_connection.h"
 #include "store/postgres/pg_options.h"
 
@@ -32,6 +33,7 @@ class PgConnectionPool {
 
   PgConnectionPool(std::string url, PostgresOptions options)
       : url_(std::move(url)), options_(std::move(options)) {}
+  ~PgConnectionPool();  // its open connections leave firn_db_connections
 
   // `check_alive`: drop idle connections the server already closed before handing one out
   // (writes use it so a stale socket is not mistaken for a lost commit).
@@ -52,6 +54,7 @@ class PgConnectionPool {
   int open_ = 0;                                     // guarded by mu_: idle + leased
   std::chrono::steady_clock::time_point connect_failed_at_{};  // guarded by mu_
   Error last_connect_error_;                                   // guarded by mu_
+  const PoolMetrics& metrics_ = PoolMetricsFor("postgres");
 };
 
 }  // namespace firn::store::postgres

@@ -15,6 +15,7 @@
 
 #include "common/result.h"
 #include "store/pool_lease.h"
+#include "store/pool_metrics.h"
 #include "store/sqlite/sqlite_connection.h"
 
 namespace firn::store::sqlite {
@@ -25,6 +26,7 @@ class SqliteReaderPool {
 
   SqliteReaderPool(std::string path, SqliteOptions options)
       : path_(std::move(path)), options_(options) {}
+  ~SqliteReaderPool();  // its idle connections leave firn_db_connections
 
   Result<Lease> Acquire();
 
@@ -36,6 +38,7 @@ class SqliteReaderPool {
   const SqliteOptions options_;
   std::mutex mu_;
   std::vector<std::unique_ptr<SqliteConnection>> idle_;  // guarded by mu_
+  const PoolMetrics& metrics_ = PoolMetricsFor("sqlite");
 };
 
 }  // namespace firn::store::sqlite

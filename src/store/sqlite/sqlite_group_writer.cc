@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/macros.h"
+#include "store/pool_metrics.h"
 
 namespace firn::store::sqlite {
 namespace {
@@ -30,7 +31,14 @@ Status SqliteGroupWriter::Run(const std::function<Status(SqliteConnection&)>& bo
   self.body = &body;
   std::unique_lock lock(mu_);
   queue_.push_back(&self);
-  while (!self.done && queue_.front() != &self) self.cv.wait(lock);
+  if (queue_.front() != &self) {
+    const PoolMetrics& metrics = PoolMetricsFor("sqlite");
+    metrics.waits.Inc();
+    const auto since = std::chrono::steady_clock::now();
+    while (!self.done && queue_.front() != &self) self.cv.wait(lock);
+    metrics.wait_seconds.Observe(std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - since));
+  }
   if (self.done) return std::move(self.status);
 
   // Leader: take a prefix of the queue and run it while others queue up behind.
