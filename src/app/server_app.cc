@@ -44,17 +44,19 @@
 namespace firn::app {
 namespace {
 
-Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen) {
+Result<std::pair<std::string, uint16_t>> SplitListen(const std::string& listen,
+                                                     std::string_view flag = "--listen") {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
-    return Fail(ErrorKind::kIllegalArgument, "Invalid --listen (expected HOST:PORT): " + listen);
+    return Fail(ErrorKind::kIllegalArgument,
+                "Invalid " + std::string(flag) + " (expected HOST:PORT): " + listen);
   }
   int port = -1;
   const char* begin = listen.data() + colon + 1;
   const char* end = listen.data() + listen.size();
   auto [ptr, ec] = std::from_chars(begin, end, port);
   if (ec != std::errc() || ptr != end || port < 0 || port > 65535) {
-    return Fail(ErrorKind::kIllegalArgument, "Invalid port in --listen: " + listen);
+    return Fail(ErrorKind::kIllegalArgument, "Invalid port in " + std::string(flag) + ": " + listen);
   }
   std::string host = listen.substr(0, colon);
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
@@ -159,6 +161,12 @@ int RunServer(ServerConfig config) {
                  config.token_lifetime);
   }
   auto listen = SplitListen(config.listen);
+  std::optional<std::pair<std::string, uint16_t>> ops_listen;
+  if (!config.ops_listen.empty()) {
+    auto parsed = SplitListen(config.ops_listen, "--ops-listen");
+    if (!parsed) return fail(parsed.error());
+    ops_listen = *parsed;
+  }
   if (!listen) return fail(listen.error());
   auto opened = OpenStoreByUrl(config.db_url, config.db_password);
   if (!opened) return fail(opened.error());
@@ -320,7 +328,9 @@ int RunServer(ServerConfig config) {
   }
   rest::Readiness readiness(std::move(checks), std::chrono::seconds(1));
   metrics::Registry* registry = config.metrics ? &metrics::Default() : nullptr;
-  rest::AddOpsRoutes(router, readiness, registry);
+  // On their own listener when asked (docs/operations.md), so the API port shows none of it.
+  http::Router ops_router(rest::ErrorFallbacks());
+  rest::AddOpsRoutes(ops_listen ? ops_router : router, readiness, registry);
   // Every route's requests: admitted from the header, then handled (rest/request_pipeline.h).
   rest::AddOpenApiRoutes(router);  // last: the documents describe what is registered
   // The web console is no API: after the documents, so they leave it out.
@@ -350,6 +360,26 @@ int RunServer(ServerConfig config) {
 
   http::Server server(options, pipeline.Callbacks());
   if (!server.Listen()) return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.listen));
+  std::optional<rest::RequestPipeline> ops_pipeline;
+  std::optional<http::Server> ops_server;
+  if (ops_listen) {
+    ops_pipeline.emplace(ops_router, access_deps, 64 * 1024, nullptr);
+    http::ServerOptions ops_options;
+    ops_options.host = ops_listen->first;
+    ops_options.port = ops_listen->second;
+    ops_options.io_threads = 1;
+    ops_options.worker_threads = 1;
+    ops_options.max_body_bytes = 64 * 1024;
+    ops_options.max_connections = 64;
+    ops_server.emplace(ops_options, ops_pipeline->Callbacks());
+    if (!ops_server->Listen()) {
+      return fail(Error(ErrorKind::kInternal, "cannot listen on " + config.ops_listen));
+    }
+    spdlog::info(R"("msg":"operations listener","listen":"{}:{}","routes":"/health /ready /metrics")",
+                 ops_options.host, ops_server->BoundPort());
+  }
+  std::thread ops_thread;
+  if (ops_server) ops_thread = std::thread([&ops_server] { ops_server->Run(); });
   spdlog::info(
       R"("msg":"firn serving","listen":"{}:{}","db":"{}","warehouse":"{}","auth":"{}","default_realm":"{}")",
       options.host, server.BoundPort(), log::Escape(config.db_url), log::Escape(config.warehouse),
@@ -362,6 +392,10 @@ int RunServer(ServerConfig config) {
     server.Stop();
   });
   server.Run();
+  if (ops_server) {
+    ops_server->Stop();
+    ops_thread.join();
+  }
   // Run() may also return without a signal (fatal listener error): wake the signal thread.
   pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();

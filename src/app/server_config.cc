@@ -91,6 +91,7 @@ const std::map<std::string, Setter>& Setters() {
   static const std::map<std::string, Setter> setters = {
       {"data_dir", StringSetter(&ServerConfig::data_dir)},
       {"listen", StringSetter(&ServerConfig::listen)},
+      {"ops_listen", StringSetter(&ServerConfig::ops_listen)},
       {"db", StringSetter(&ServerConfig::db_url)},
       {"db_password", SecretSetter(&ServerConfig::db_password)},
       {"db_password_file", SecretFileSetter("db_password_file", &ServerConfig::db_password)},

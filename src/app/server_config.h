@@ -78,6 +78,9 @@ struct ServerConfig {
   bool auth = true;
   // GET /metrics and the request counters (docs/operations.md): "on" (default) or "off".
   bool metrics = true;
+  // HOST:PORT of a separate listener for /health, /ready and /metrics (docs/operations.md);
+  // when set they leave the API listener. "" = served beside the API.
+  std::string ops_listen;
   std::string realm_header = "Polaris-Realm";
   std::string default_realm = "default";
   int64_t token_lifetime = 3600;  // seconds, >= kMinTokenLifetimeSeconds outside test mode

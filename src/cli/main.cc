@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
   setting("oidc-roles-claim", "Claim listing the principal roles");
   setting("oidc-role-prefix", "Prefix stripped from role names in that claim");
   setting("oidc-realm", "Realm of external tokens (default: the default realm)");
+  setting("ops-listen", "HOST:PORT of a separate listener for /health, /ready and /metrics "
+          "(then not served on --listen; default: beside the API)");
   serve->add_option("--metrics", setting_flags["metrics"],
                     "on (default) | off: GET /metrics and request counting "
                     "(docs/operations.md)");

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 import firn_auth
-from conftest import FIRN_BINARY, make_catalog
+from conftest import FIRN_BINARY, free_port, make_catalog
 from helpers import SCHEMA, rows
 
 pytestmark = pytest.mark.firn_only("operations routes (issue 14)")
@@ -86,6 +86,33 @@ def test_metrics_can_be_switched_off(server_factory):
     srv = server_factory(args=["--metrics", "off"])
     assert get(srv, "/metrics")[0] == 404
     assert get(srv, "/health")[0] == 200
+
+
+def test_an_operations_listener_takes_health_and_metrics_off_the_api_port(server_factory,
+                                                                         tmp_path):
+    port = free_port()
+    srv = server_factory(args=["--ops-listen", f"127.0.0.1:{port}"])
+
+    class Ops:
+        uri = f"http://127.0.0.1:{port}"
+
+    assert get(Ops, "/health")[0] == 200
+    status, body, _ = get(Ops, "/ready")
+    assert status == 200 and '"database":"UP"' in body
+    status, body, _ = get(Ops, "/metrics")
+    assert status == 200 and "firn_build_info" in body
+    # The API port serves the API and nothing operational; the ops port serves nothing else.
+    for path in ("/health", "/ready", "/metrics"):
+        assert get(srv, path)[0] == 404, path
+    make_catalog(srv).create_namespace("ops_listener_ns")
+    assert get(Ops, "/v1/config")[0] == 404
+    assert get(Ops, "/api/management/v1/principals")[0] == 404
+    # A malformed address is refused at start.
+    p = subprocess.run([str(FIRN_BINARY), "serve", "--data-dir", str(tmp_path / "bad"),
+                        "--listen", "127.0.0.1:0", "--ops-listen", "nowhere"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode != 0
+    assert "Invalid --ops-listen" in p.stderr + p.stdout
 
 
 def test_an_unknown_log_level_is_refused_and_version_answers(tmp_path):
