@@ -60,6 +60,10 @@ install_weed() {
   return 0
 }
 
+# Trino's server core, Iceberg plugin and CLI from Maven Central (cached per version; it runs
+# on the machine's Java 25).
+install_trino() { "$FIRN_ROOT/scripts/trino/install.sh"; }
+
 # Debian's Chromium and Playwright for Python, for the web console's browser test.
 install_console_deps() { "$FIRN_ROOT/scripts/install_console.sh"; }
 
@@ -152,6 +156,13 @@ engine_tests() {
   FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh"
 }
 
+# Trino through Firn on file:// and on vended credentials (tests/engines/test_trino.py): one
+# single-node Trino for the stage.
+trino_tests() {
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh" -m trino \
+    --junitxml="$RESULTS_DIR/trino.xml"
+}
+
 # Vended credentials expire at the store and a refresh replaces them: STS's shortest session is
 # 15 minutes, so this waits (idle) beside the other stages.
 expiry_tests() {
@@ -182,6 +193,7 @@ add_stage build        "install"                     2 bg     build_release
 add_stage weed         "install"                     1 bg     install_weed
 add_stage pg           "install"                     0 inline start_pg
 add_stage console-deps "install"                     0 bg     install_console_deps
+add_stage trino-deps   "peers"                       0 bg     install_trino
 add_stage integration  "build"                       1 bg     integration_tests
 add_stage s3           "peers weed"                  0 inline start_s3
 add_stage unit         "build pg s3"                 2 bg     unit_tests
@@ -191,6 +203,7 @@ add_stage asan-build   "install"                     2 bg     build_asan
 add_stage asan-unit    "asan-build pg s3"            2 bg     asan_unit_tests
 add_stage expiry       "build peers s3"              0 bg     expiry_tests
 add_stage engines      "build peers s3"              1 bg     engine_tests
+add_stage trino        "build peers s3 trino-deps"   1 bg     trino_tests
 add_stage conformance  "build peers"                 1 bg     conformance_tests
 add_stage schemathesis "build"                       1 bg     schemathesis_tests
 add_stage fuzz-build   "install"                     2 bg     build_fuzz

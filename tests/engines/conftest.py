@@ -456,3 +456,30 @@ def pytest_runtest_makereport(item, call):
     if rep.failed:
         for srv in list(_itc._servers):
             rep.sections.append((f"server log tail ({srv.log_path})", srv.log_tail()))
+
+
+# ---------------------------------------------------------------------------------------------
+# Trino (tests marked `trino` run in their own CI stage: scripts/test_engines.sh -m trino)
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def trino(tmp_path_factory, file_backend, request):
+    """One single-node Trino for the session with catalog `firn_file` on the file backend and,
+    when the S3 test bed is up, `firn_vended` on the vended backend (no storage key)."""
+    import trino_server
+
+    if not trino_server.installed():
+        reason = f"Trino is not installed in {trino_server.TRINO_HOME} (scripts/trino/install.sh)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    creds = firn_auth.admin_credentials()
+    catalogs = {"firn_file": trino_server.catalog_properties(file_backend, creds)}
+    if s3_env_path().is_file():
+        vended = request.getfixturevalue("vended_backend")
+        catalogs["firn_vended"] = trino_server.catalog_properties(vended, creds)
+    srv = trino_server.TrinoServer(tmp_path_factory.mktemp("trino"), catalogs)
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
