@@ -1,4 +1,5 @@
-// MetadataCache: parsed table metadata and its JSON text, keyed by metadata location.
+// MetadataCache: parsed table metadata, its JSON text and that text deflated for gzip answers
+// (common/gzip.h), keyed by metadata location.
 //
 // Metadata files are immutable, so an entry never goes stale; the cache only bounds memory
 // (least recently used entries go first once `max_bytes` is exceeded).

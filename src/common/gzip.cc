@@ -11,6 +11,7 @@ namespace firn {
 namespace {
 constexpr int kMaxWindowBits = 15;
 constexpr int kGzipWrapper = 16;  // added to windowBits: gzip header and trailer
+constexpr int kMemLevel = 8;      // zlib's default
 constexpr size_t kChunk = 64 * 1024;
 
 // RFC 1952 member header: magic, CM = deflate, no flags, no mtime, no extra flags, OS unknown.
@@ -48,6 +49,11 @@ void Deflate(std::string_view data, int level, int window_bits, int mem_level, i
   deflateEnd(&zs);
 }
 
+uint32_t Crc32(std::string_view data) {
+  return static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+}
+
 void AppendLittleEndian32(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
@@ -61,7 +67,7 @@ bool HasGzipMagic(std::string_view bytes) {
 
 std::string Gzip(std::string_view data, int level) {
   std::string out;
-  Deflate(data, level, kMaxWindowBits + kGzipWrapper, 8, Z_FINISH, out);
+  Deflate(data, level, kMaxWindowBits + kGzipWrapper, kMemLevel, Z_FINISH, out);
   return out;
 }
 
@@ -100,17 +106,33 @@ Result<std::string> Gunzip(std::string_view data, size_t max_inflated) {
 }
 
 DeflatedPiece DeflatePiece(std::string_view data, int level) {
-  // A window as large as the input (2^9..2^15 bytes) finds every match a full one would, and
-  // the hash table follows it (memLevel 8 is zlib's default for the full window).
-  int window_bits = 9;
-  while (window_bits < kMaxWindowBits && (size_t{1} << window_bits) < data.size()) ++window_bits;
-  const int mem_level = std::clamp(window_bits - 7, 1, 8);
   DeflatedPiece piece;
   // Raw deflate (negative window bits); Z_SYNC_FLUSH ends on a byte boundary without a final
   // block, so the next piece's blocks may follow directly.
-  Deflate(data, level, -window_bits, mem_level, Z_SYNC_FLUSH, piece.deflated);
-  piece.crc = static_cast<uint32_t>(
-      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+  Deflate(data, level, -kMaxWindowBits, kMemLevel, Z_SYNC_FLUSH, piece.deflated);
+  piece.crc = Crc32(data);
+  piece.size = data.size();
+  return piece;
+}
+
+DeflatedPiece StoredPiece(std::string_view data) {
+  constexpr size_t kMaxStoredBlock = 65535;
+  DeflatedPiece piece;
+  piece.deflated.reserve(data.size() + 5 * (data.size() / kMaxStoredBlock + 1));
+  size_t offset = 0;
+  do {
+    const size_t len = std::min(data.size() - offset, kMaxStoredBlock);
+    // BFINAL 0 and BTYPE 00 (stored) in the low bits, the rest padding to the byte boundary;
+    // then LEN and its complement NLEN, little-endian, then the bytes themselves.
+    piece.deflated.push_back(0);
+    for (size_t v : {len, len ^ 0xffff}) {
+      piece.deflated.push_back(static_cast<char>(v & 0xff));
+      piece.deflated.push_back(static_cast<char>((v >> 8) & 0xff));
+    }
+    piece.deflated.append(data.substr(offset, len));
+    offset += len;
+  } while (offset < data.size());
+  piece.crc = Crc32(data);
   piece.size = data.size();
   return piece;
 }

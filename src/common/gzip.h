@@ -7,7 +7,7 @@
 // its input: any sequence of pieces, in any order, is the deflate data of their inputs'
 // concatenation, and `GzipJoin` frames it as one gzip member. So a large part that never
 // changes (a table version's metadata JSON) is deflated once and kept, and only the small parts
-// around it are deflated per use.
+// around it are added per use (deflated, or stored uncompressed when they are small).
 // Errors: corrupt, truncated or oversized input is kInternal with a message that never
 // includes the data (callers that read a client's bytes say what it means to them).
 // Thread-safety: pure functions.
@@ -38,16 +38,19 @@ std::string Gzip(std::string_view data, int level = kGzipLevelDefault);
 // Inflates one gzip member of at most `max_inflated` bytes (bytes after it are ignored).
 Result<std::string> Gunzip(std::string_view data, size_t max_inflated);
 
-// `data` deflated on its own, to be joined with other pieces by GzipJoin.
+// Part of a gzip member's content, encoded on its own, to be joined with others by GzipJoin.
 struct DeflatedPiece {
   std::string deflated;  // raw deflate blocks, none final, ending on a byte boundary
   uint32_t crc = 0;      // CRC-32 of the input
   uint64_t size = 0;     // input bytes
 };
 
-// Deflates `data` as a piece. The window is sized to the input, so deflating a few hundred
-// bytes costs a few kilobytes of zlib state rather than its full 256 KiB.
+// `data` deflated on its own, as a piece.
 DeflatedPiece DeflatePiece(std::string_view data, int level = kGzipLevelFast);
+
+// `data` as stored (uncompressed) deflate blocks: for the small parts around a kept piece,
+// where setting up a compressor (a few microseconds) costs more than the bytes it would save.
+DeflatedPiece StoredPiece(std::string_view data);
 
 // One gzip member whose content is the pieces' inputs in order. Null pointers are skipped.
 std::string GzipJoin(std::initializer_list<const DeflatedPiece*> pieces);

@@ -69,8 +69,9 @@ boost::json::array StorageCredentials(const catalog::VendedCredentials* credenti
 // carrying credentials has no ETag: a 304 would keep a client on credentials it should renew.
 // The body is head + metadata JSON + tail, and only head and tail vary per request (location,
 // config, credentials). Given `gzip_for` (the request, when it is a load) and when the server
-// would gzip the answer, the gzip body joins the metadata's cached deflated piece with the two
-// small ones deflated here: a warm load never compresses the metadata again. Create and
+// would gzip the answer, the gzip body joins the metadata's cached deflated piece with head and
+// tail stored as they are (a few hundred bytes; a compressor's set-up would cost more than
+// they take): a warm load compresses nothing. Create and
 // register pass none: the idempotency guard keeps their answers as sent by the handler, which
 // must be identity bodies (the server compresses them on the way out).
 Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode,
@@ -111,8 +112,8 @@ Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode,
   }
   if (gzip_for != nullptr && http::ShouldGzip(*gzip_for, r)) {
     if (const DeflatedPiece* metadata = t.table->MetadataGzip(mode)) {
-      const DeflatedPiece head_piece = DeflatePiece(head);
-      const DeflatedPiece tail_piece = DeflatePiece(tail);
+      const DeflatedPiece head_piece = StoredPiece(head);
+      const DeflatedPiece tail_piece = StoredPiece(tail);
       http::UseGzipBody(r, GzipJoin({&head_piece, metadata, &tail_piece}));
     }
   }

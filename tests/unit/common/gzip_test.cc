@@ -97,6 +97,27 @@ TEST(GzipTest, JoinedPiecesInflateToTheConcatenation) {
   EXPECT_TRUE(HasGzipMagic(GzipJoin({&p_tiny})));
 }
 
+TEST(GzipTest, StoredPiecesJoinWithDeflatedOnes) {
+  const std::string big = Numbers(30000);
+  const std::string head = R"({"metadata-location":"s3://b/t/metadata/1.json","metadata":)";
+  const std::string huge = RandomBytes(200000, 5);  // several stored blocks of 65,535 bytes
+  const DeflatedPiece p_head = StoredPiece(head);
+  const DeflatedPiece p_big = DeflatePiece(big);
+  const DeflatedPiece p_huge = StoredPiece(huge);
+  const DeflatedPiece p_empty = StoredPiece("");
+  EXPECT_EQ(p_head.deflated.size(), head.size() + 5);  // one block: a byte, LEN and NLEN
+  EXPECT_EQ(p_head.crc, DeflatePiece(head).crc);
+  Result<std::string> joined =
+      Gunzip(GzipJoin({&p_head, &p_big, &p_empty, &p_huge, &p_head}), kLimit);
+  ASSERT_TRUE(joined) << joined.error().message;
+  EXPECT_EQ(*joined, head + big + huge + head);
+  for (size_t n : {size_t{65535}, size_t{65536}}) {  // exactly one block, and one byte more
+    const std::string edge(n, 'e');
+    const DeflatedPiece p = StoredPiece(edge);
+    EXPECT_EQ(*Gunzip(GzipJoin({&p}), kLimit), edge) << n;
+  }
+}
+
 TEST(GzipTest, AJoinWithAWrongTrailerIsRefused) {
   const DeflatedPiece piece = DeflatePiece(Numbers(1000));
   std::string gz = GzipJoin({&piece});
