@@ -6,20 +6,25 @@
 # commit before a change), measured in the same rounds: a before/after comparison.
 # --metrics compares metrics on/off instead (both servers authenticate; "off" runs with
 # --metrics off): the cost of request counting on the hot path.
+# --gzip compares warm loads on the auth-on server without and with `Accept-Encoding: gzip`
+# (and prints both body sizes); --against then measures the other binary without it.
 # Prints numbers; asserts nothing.
-# Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N] [--against FIRN_BINARY] [--metrics]
+# Usage: bench/run_auth.sh [--duration SECONDS] [--rounds N] [--against FIRN_BINARY]
+#                          [--metrics | --gzip]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=8
 ROUNDS=3
 AGAINST=""
 METRICS=0
+GZIP=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --against) AGAINST="$2"; shift 2 ;;
     --metrics) METRICS=1; shift ;;
+    --gzip) GZIP=1; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -80,14 +85,27 @@ run() {  # run LABEL PORT [header]
     awk '/^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Requests\/sec/ {rps=$2} /Non-2xx/ {bad=$0}
          END {printf "p50 %s  p99 %s  %s req/s %s\n", p50, p99, rps, bad}'
 }
+H_GZIP="Accept-Encoding: gzip"
+if [[ $GZIP -eq 1 ]]; then
+  # The body sizes, and a first gzip load that deflates this version's metadata (later ones
+  # reuse it: what the rounds measure is the warm load).
+  size() { curl -s -o /dev/null -w '%{size_download}' -H "Authorization: Bearer $TOKEN" "$@" \
+             "http://127.0.0.1:$ON_PORT$PATH_T"; }
+  echo "body: identity $(size) bytes, gzip $(size -H "$H_GZIP") bytes"
+fi
 for r in $(seq "$ROUNDS"); do
   echo "--- round $r: loadTable (100 snapshots), 1 connection, ${DURATION}s each"
-  if [[ $METRICS -eq 1 ]]; then
+  if [[ $GZIP -eq 1 ]]; then
+    :  # "on" below is the load without gzip
+  elif [[ $METRICS -eq 1 ]]; then
     run off "$OFF_PORT" -H "Authorization: Bearer $OFF_TOKEN"
   else
     run off "$OFF_PORT"
   fi
   run on "$ON_PORT" -H "Authorization: Bearer $TOKEN"
+  if [[ $GZIP -eq 1 ]]; then
+    run gzip "$ON_PORT" -H "Authorization: Bearer $TOKEN" -H "$H_GZIP"
+  fi
   if [[ -n "$AGAINST" ]]; then
     run base "$AGAINST_PORT" -H "Authorization: Bearer $AGAINST_TOKEN"
   fi

@@ -69,6 +69,19 @@ const std::string& CachedTable::JsonRefs() const {
   return json_refs_.empty() ? json_all_ : json_refs_;
 }
 
+const DeflatedPiece* CachedTable::MetadataGzip(SnapshotMode mode) const {
+  const std::string& json = MetadataJson(mode);
+  return Deflated(&json == &json_all_ ? gzip_all_ : gzip_refs_, json);
+}
+
+const DeflatedPiece* CachedTable::Deflated(LazyGzip& lazy, const std::string& json) const {
+  std::call_once(lazy.once, [&] {
+    DeflatedPiece piece = DeflatePiece(json, kGzipLevelFast);
+    if (piece.deflated.size() <= json_all_.size() / 4) lazy.piece = std::move(piece);
+  });
+  return lazy.piece ? &*lazy.piece : nullptr;
+}
+
 std::shared_ptr<const CachedTable> MakeCachedTable(std::string location,
                                                    metadata::TableMetadata metadata,
                                                    std::string json_all) {

@@ -1,4 +1,5 @@
-// MetadataCache: parsed table metadata and its JSON text, keyed by metadata location.
+// MetadataCache: parsed table metadata, its JSON text and that text deflated for gzip answers
+// (common/gzip.h), keyed by metadata location.
 //
 // Metadata files are immutable, so an entry never goes stale; the cache only bounds memory
 // (least recently used entries go first once `max_bytes` is exceeded).
@@ -15,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/gzip.h"
 #include "metadata/table_metadata.h"
 
 namespace firn::catalog {
@@ -40,6 +42,11 @@ class CachedTable {
   const std::string& MetadataJson(SnapshotMode mode) const {
     return mode == SnapshotMode::kRefs ? JsonRefs() : json_all_;
   }
+  // That JSON deflated once, as a piece of a gzip stream (common/gzip.h), for gzip responses
+  // that embed it (built on first use, like the refs JSON). Null when the piece would be larger
+  // than the share of the cache's cost reserved for it (a quarter of the JSON with all
+  // snapshots); such a response is compressed whole, per request, like any other.
+  const DeflatedPiece* MetadataGzip(SnapshotMode mode) const;
   // The strong ETag of that representation of this version.
   const std::string& Etag(SnapshotMode mode) const {
     return mode == SnapshotMode::kRefs ? etag_refs_ : etag_all_;
@@ -56,11 +63,20 @@ class CachedTable {
  private:
   const std::string& JsonRefs() const;
 
+  // A lazily deflated form of one JSON.
+  struct LazyGzip {
+    std::once_flag once;
+    std::optional<DeflatedPiece> piece;  // empty: over its reserve
+  };
+  const DeflatedPiece* Deflated(LazyGzip& lazy, const std::string& json) const;
+
   std::string json_all_;
   std::string etag_all_;
   std::string etag_refs_;
   mutable std::once_flag refs_once_;
   mutable std::string json_refs_;  // empty = same as json_all_
+  mutable LazyGzip gzip_all_;
+  mutable LazyGzip gzip_refs_;  // unused while json_refs_ is empty
   mutable std::atomic<int64_t> load_checked_ms_{0};
 };
 
@@ -82,9 +98,12 @@ class MetadataCache {
     std::list<std::string>::iterator lru_pos;
   };
   // Parsed metadata (Boost.JSON summaries, vectors, maps) takes several times its JSON text;
-  // measured RSS per cached version was ~5x the JSON size, plus the refs JSON when built.
+  // measured RSS per cached version was ~5x the JSON size, plus the refs JSON when built, plus
+  // at most a quarter of the JSON for each gzip piece when built (MetadataGzip keeps no piece
+  // larger than that, so the cost is fixed when the entry is put and never under-counts).
   static size_t Cost(const CachedTable& t) {
-    return 6 * t.MetadataJson(SnapshotMode::kAll).size() + 2 * t.location.size() + 256;
+    const size_t json = t.MetadataJson(SnapshotMode::kAll).size();
+    return 6 * json + 2 * (json / 4) + 2 * t.location.size() + 256;
   }
 
   const size_t max_bytes_;

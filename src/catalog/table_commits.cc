@@ -141,7 +141,7 @@ Result<CatalogService::PreparedCommit> CatalogService::PrepareCommit(const Reque
   std::string json = metadata::SerializeTableMetadata(applied.metadata);
   auto written = WriteMetadataFile(
       ctx, change.id, ObjectKind::kTable, p.new_location,
-      metadata::IsGzipMetadataLocation(p.new_location) ? metadata::Gzip(json) : json);
+      metadata::IsGzipMetadataLocation(p.new_location) ? Gzip(json) : json);
   if (!written) {
     WithdrawClaim(ctx, p.store_claim);
     return Fail(written.error());

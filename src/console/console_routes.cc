@@ -11,8 +11,9 @@
 
 #include "auth/privilege.h"
 #include "common/encoding.h"
-#include "common/strings.h"
+#include "common/gzip.h"
 #include "console/assets.h"
+#include "http/content_coding.h"
 #include "rest/request_pipeline.h"
 
 namespace firn::console {
@@ -30,35 +31,23 @@ constexpr std::string_view kContentSecurityPolicy =
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'";
 
-// What /ui/<path> serves: bytes, type and validator.
+// What /ui/<path> serves: bytes, type and validator, and the bytes gzip-encoded once at start
+// (empty when the server would not compress them: small or not text).
 struct Served {
+  Served(std::string_view type, std::string bytes, std::string tag)
+      : content_type(type), body(std::move(bytes)), etag(std::move(tag)) {
+    if (body.size() >= http::kGzipMinBytes) gzip = Gzip(body, kGzipLevelDefault);
+  }
   std::string_view content_type;
   std::string body;
   std::string etag;
+  std::string gzip;
 };
-
-// Does If-None-Match (a list of entity tags, or *) match `etag`? Weak comparison, as RFC 9110
-// asks for If-None-Match.
-bool Matches(std::string_view if_none_match, std::string_view etag) {
-  if (if_none_match.empty()) return false;
-  if (Trim(if_none_match) == "*") return true;
-  size_t start = 0;
-  while (start <= if_none_match.size()) {
-    size_t comma = if_none_match.find(',', start);
-    std::string_view tag = Trim(if_none_match.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (tag.starts_with("W/")) tag.remove_prefix(2);
-    if (tag == etag) return true;
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return false;
-}
 
 http::Handler Serve(std::shared_ptr<const Served> served) {
   return [served = std::move(served)](const http::Request& req, const http::PathParams&) {
     http::Response r;
-    if (Matches(req.GetHeader("If-None-Match"), served->etag)) {
+    if (http::IfNoneMatch(req.GetHeader("If-None-Match"), served->etag)) {
       r.status = 304;
     } else {
       r.status = 200;
@@ -67,6 +56,7 @@ http::Handler Serve(std::shared_ptr<const Served> served) {
     }
     r.SetHeader("ETag", served->etag);
     SetConsoleHeaders(r);
+    if (!served->gzip.empty() && http::ShouldGzip(req, r)) http::UseGzipBody(r, served->gzip);
     return r;
   };
 }
@@ -119,8 +109,8 @@ void AddConsoleRoutes(http::Router& router, const ConsoleOptions& options) {
     router.Add(http::Method::kHead, path, handler, kPublic);
   };
   for (const Asset& asset : EmbeddedAssets()) {
-    auto served = std::make_shared<const Served>(
-        Served{asset.content_type, std::string(asset.bytes), std::string(asset.etag)});
+    auto served = std::make_shared<const Served>(asset.content_type, std::string(asset.bytes),
+                                                 std::string(asset.etag));
     const http::Handler handler = Serve(served);
     add(std::string(kBase) + "/" + std::string(asset.path), handler);
     if (asset.path == "index.html") {
@@ -131,8 +121,8 @@ void AddConsoleRoutes(http::Router& router, const ConsoleOptions& options) {
   std::string settings = SettingsJson(options);
   std::string etag = EtagOf(settings);
   add(std::string(kBase) + "/" + std::string(kSettingsPath),
-      Serve(std::make_shared<const Served>(
-          Served{"application/json", std::move(settings), std::move(etag)})));
+      Serve(std::make_shared<const Served>("application/json", std::move(settings),
+                                           std::move(etag))));
 }
 
 }  // namespace firn::console

@@ -9,7 +9,9 @@
 // /ui/%2e%2e/...) reaches the router's 404 ErrorModel like any unknown route. Responses carry
 // a strict Content-Security-Policy (scripts, styles and connections from this origin only, no
 // inline script, no framing), X-Content-Type-Options: nosniff and Cache-Control: no-cache with
-// a strong ETag (If-None-Match → 304), so a new binary's console is seen at once.
+// a strong ETag (If-None-Match → 304), so a new binary's console is seen at once. Files of
+// 1 KiB and more are gzip-encoded once at start and sent that way to clients that accept it
+// (http/content_coding.h: their own ETag, Vary: Accept-Encoding); HEAD gets the identity form.
 //
 // Thread-safety: register before serving; the handlers only read. Ownership: each handler owns
 // what it serves (views into static storage, the settings document).

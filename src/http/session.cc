@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "http/content_coding.h"
 #include "http/request_id.h"
 
 namespace firn::http {
@@ -318,7 +319,12 @@ class Session : public std::enable_shared_from_this<Session> {
   Response CallHandler() {
     const auto& handler = state_.callbacks.handler;
     if (!handler) return Response::Text(404, "no handler");
-    if (auto r = Guarded("handler", req_.request_id, [&] { return handler(req_); })) {
+    // Compressed here, on the worker, so the I/O threads only ever write bytes.
+    if (auto r = Guarded("handler", req_.request_id, [&] {
+          Response response = handler(req_);
+          EncodeContent(req_, response);
+          return response;
+        })) {
       return std::move(*r);
     }
     return CallSafely(state_.callbacks.internal_error, req_, 500, "internal server error");

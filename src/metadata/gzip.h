@@ -1,4 +1,5 @@
-// GZIP for metadata files (table spec, "Naming for GZIP compressed Metadata JSON files").
+// GZIP for metadata files (table spec, "Naming for GZIP compressed Metadata JSON files"): which
+// names say gzip, and reading a file that may be gzip. The codec itself is common/gzip.h.
 //
 // Thread-safety: pure functions. Errors: corrupt or oversized input is kInternal (a stored
 // file is damaged, not the client's request); messages never include the data.
@@ -8,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/gzip.h"
 #include "common/result.h"
 
 namespace firn::metadata {
@@ -24,12 +26,5 @@ bool IsGzipMetadataLocation(std::string_view location);
 // the error message's context. Inflating stops past `max_inflated` bytes (an error).
 Result<std::string> GunzipIfNeeded(std::string_view location, std::string bytes,
                                    size_t max_inflated = kMaxInflatedMetadataBytes);
-
-// Inflates one gzip stream of at most `max_inflated` bytes.
-Result<std::string> Gunzip(std::string_view data,
-                           size_t max_inflated = kMaxInflatedMetadataBytes);
-
-// Deflates `data` into a gzip stream (default level).
-std::string Gzip(std::string_view data);
 
 }  // namespace firn::metadata

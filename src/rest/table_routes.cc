@@ -7,8 +7,10 @@
 
 #include "catalog/input_rules.h"
 #include "common/encoding.h"
+#include "common/gzip.h"
 #include "common/macros.h"
 #include "common/strings.h"
+#include "http/content_coding.h"
 #include "metadata/table_requirement.h"
 #include "metadata/table_update.h"
 #include "rest/json_fields.h"
@@ -65,27 +67,39 @@ boost::json::array StorageCredentials(const catalog::VendedCredentials* credenti
 
 // LoadTableResult, assembled from cached bytes: no re-serialisation of the metadata. A result
 // carrying credentials has no ETag: a 304 would keep a client on credentials it should renew.
+// The body is head + metadata JSON + tail, and only head and tail vary per request (location,
+// config, credentials). Given `gzip_for` (the request, when it is a load) and when the server
+// would gzip the answer, the gzip body joins the metadata's cached deflated piece with head and
+// tail stored as they are (a few hundred bytes; a compressor's set-up would cost more than
+// they take): a warm load compresses nothing. Create and
+// register pass none: the idempotency guard keeps their answers as sent by the handler, which
+// must be identity bodies (the server compresses them on the way out).
 Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode,
-                           const catalog::TableAccess& access) {
+                           const catalog::TableAccess& access,
+                           const Request* gzip_for = nullptr) {
   const std::string& metadata_json = t.table->MetadataJson(mode);
-  std::string body;
-  body.reserve(metadata_json.size() + t.metadata_location.size() + 64);
-  body += R"({"metadata-location":)";
-  body += t.metadata_location.empty() ? std::string("null")
-                                      : boost::json::serialize(boost::json::string(t.metadata_location));
-  body += R"(,"metadata":)";
-  body += metadata_json;
+  std::string head = R"({"metadata-location":)";
+  head += t.metadata_location.empty()
+              ? std::string("null")
+              : boost::json::serialize(boost::json::string(t.metadata_location));
+  head += R"(,"metadata":)";
+  std::string tail;
   if (access.config.empty()) {
-    body += R"(,"config":{})";
+    tail += R"(,"config":{})";
   } else {
-    body += R"(,"config":)";
-    body += boost::json::serialize(StringObject(access.config));
+    tail += R"(,"config":)";
+    tail += boost::json::serialize(StringObject(access.config));
   }
   if (access.credentials) {
-    body += R"(,"storage-credentials":)";
-    body += boost::json::serialize(StorageCredentials(access.credentials.get()));
+    tail += R"(,"storage-credentials":)";
+    tail += boost::json::serialize(StorageCredentials(access.credentials.get()));
   }
-  body += "}";
+  tail += "}";
+  std::string body;
+  body.reserve(head.size() + metadata_json.size() + tail.size());
+  body += head;
+  body += metadata_json;
+  body += tail;
   Response r = Response::Json(200, std::move(body));
   if (!t.metadata_location.empty() && !access.credentials) {
     r.SetHeader("ETag", t.table->Etag(mode));
@@ -95,6 +109,13 @@ Response LoadTableResponse(const LoadedTable& t, SnapshotMode mode,
     std::string text = access.warning;
     std::replace(text.begin(), text.end(), '"', '\'');
     r.SetHeader("Warning", "299 firn \"" + text + "\"");
+  }
+  if (gzip_for != nullptr && http::ShouldGzip(*gzip_for, r)) {
+    if (const DeflatedPiece* metadata = t.table->MetadataGzip(mode)) {
+      const DeflatedPiece head_piece = StoredPiece(head);
+      const DeflatedPiece tail_piece = StoredPiece(tail);
+      http::UseGzipBody(r, GzipJoin({&head_piece, metadata, &tail_piece}));
+    }
   }
   return r;
 }
@@ -193,21 +214,6 @@ Response CommitTableResponse(const LoadedTable& t) {
   return r;
 }
 
-// True when an If-None-Match header names `etag` (or is "*").
-bool MatchesIfNoneMatch(std::string_view header, std::string_view etag) {
-  size_t start = 0;
-  while (start < header.size()) {
-    size_t comma = header.find(',', start);
-    std::string_view tag =
-        Trim(header.substr(start, comma == std::string_view::npos ? comma : comma - start), " ");
-    if (tag.starts_with("W/")) tag.remove_prefix(2);
-    if (tag == "*" || tag == etag) return true;
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return false;
-}
-
 Result<SnapshotMode> SnapshotModeParam(const QueryParams& query) {
   auto mode = query.Get("snapshots");
   if (!mode || mode->empty() || *mode == "all") return SnapshotMode::kAll;
@@ -261,7 +267,7 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(LoadedTable table, service.LoadTable(ctx, id));
         const std::string& etag = table.table->Etag(mode);
         if (auto inm = req.GetHeader("If-None-Match");
-            !vend && !inm.empty() && MatchesIfNoneMatch(inm, etag)) {
+            !vend && !inm.empty() && http::IfNoneMatch(inm, etag)) {
           // "Not modified" promises the client its copy is still good; check the file is
           // still there (one stat, only on this path) rather than vouch for a lost file.
           FIRN_RETURN_IF_ERROR(service.CheckMetadataFileExists(ctx, table));
@@ -272,7 +278,7 @@ void AddTableRoutes(RouteRegistrar& routes, CatalogService& service) {
         FIRN_ASSIGN_OR_RETURN(catalog::TableAccess access,
                               service.TableAccessFor(ctx, id, table.table->metadata, delegation,
                                                      RelativeTablePath(req.path)));
-        return LoadTableResponse(table, mode, access);
+        return LoadTableResponse(table, mode, access, &req);
       });
 
   // signRequest (REST 1.11): one S3 request of an engine, signed when it stays inside the

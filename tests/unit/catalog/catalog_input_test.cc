@@ -320,7 +320,7 @@ TEST_F(CatalogRegisterFileTest, FilesOverTheLimitAreRefusedBeforeTheyAreParsed) 
   Plant("padded.metadata.json", valid + std::string(16385 - valid.size(), ' '));
   ExpectNotMetadata(Planted("padded.metadata.json"), "");
   // A gzip bomb: a few KB that inflate to far more than the limit.
-  Plant("bomb.metadata.json.gz", metadata::Gzip(valid + std::string(8 << 20, ' ')));
+  Plant("bomb.metadata.json.gz", Gzip(valid + std::string(8 << 20, ' ')));
   ExpectNotMetadata(Planted("bomb.metadata.json.gz"), "");
   // A huge sparse file: its size alone refuses it, nothing is read.
   {
@@ -339,7 +339,7 @@ TEST_F(CatalogRegisterFileTest, FilesOverTheLimitAreRefusedBeforeTheyAreParsed) 
   ASSERT_TRUE(svc().DropTable(admin_, {{"db"}, "exact"}, /*purge=*/false));
   {
     std::ofstream(metadata_dir / "exact.gz.metadata.json", std::ios::binary)
-        << metadata::Gzip(padded);
+        << Gzip(padded);
   }
   EXPECT_TRUE(svc().RegisterTable(admin_, {{"db"}, "exact_gz"},
                                   Wh() + "/db/t/metadata/exact.gz.metadata.json", false));

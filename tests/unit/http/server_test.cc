@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/gzip.h"
 #include "test_client.h"
 
 namespace firn::http {
@@ -46,6 +47,13 @@ class Gate {
   int entered_ = 0;
   bool open_ = false;
 };
+
+// A JSON body well over the gzip threshold (http/content_coding.h).
+std::string BigBody() {
+  std::string body = "[";
+  for (int i = 0; i < 500; ++i) body += (i ? "," : "") + std::to_string(i * 7919);
+  return body + "]";
+}
 
 // Runs a Server on 127.0.0.1:0 in a background thread with a small test handler and, when
 // given, an admit callback.
@@ -106,6 +114,7 @@ class ServerHarness {
       return Response::Text(200, (ctx ? *ctx : "none") + "|" + req.body);
     }
     if (req.path == "/bad-status") return Response::Text(1200, "x");
+    if (req.path == "/big") return Response::Json(200, BigBody());
     if (req.path == "/bad-header") {
       Response r = Response::Text(200, "ok");
       r.headers.push_back({"X-Injected", "a\r\nSet-Cookie: evil=1"});
@@ -318,6 +327,38 @@ TEST(ServerTest, HeadResponseHasNoBody) {
   ASSERT_TRUE(next) << c.last_error().message();
   EXPECT_EQ(next->result_int(), 200);
   EXPECT_EQ(next->body(), "");
+}
+
+TEST(ServerTest, ResponsesAreGzipEncodedForClientsThatAcceptIt) {
+  ServerHarness h;
+  ASSERT_TRUE(h.listening());
+  TestClient c(h.port());
+  auto plain = c.RoundTrip(bhttp::verb::get, "/big");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->body(), BigBody());
+  EXPECT_EQ((*plain)[bhttp::field::content_encoding], "");
+  EXPECT_EQ((*plain)[bhttp::field::vary], "Accept-Encoding");
+
+  auto gz = c.RoundTrip(bhttp::verb::get, "/big", {}, {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(gz) << c.last_error().message();
+  EXPECT_EQ(gz->result_int(), 200);
+  EXPECT_EQ((*gz)[bhttp::field::content_encoding], "gzip");
+  EXPECT_EQ((*gz)[bhttp::field::vary], "Accept-Encoding");
+  EXPECT_EQ((*gz)[bhttp::field::content_length], std::to_string(gz->body().size()));
+  EXPECT_LT(gz->body().size(), BigBody().size() / 2);
+  Result<std::string> inflated = Gunzip(gz->body(), 1 << 20);
+  ASSERT_TRUE(inflated) << inflated.error().message;
+  EXPECT_EQ(*inflated, BigBody());
+
+  // HEAD: no coding, the identity length; small bodies: as they are.
+  auto head = c.RoundTrip(bhttp::verb::head, "/big", {}, {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(head);
+  EXPECT_EQ((*head)[bhttp::field::content_encoding], "");
+  EXPECT_EQ((*head)[bhttp::field::content_length], std::to_string(BigBody().size()));
+  auto small = c.RoundTrip(bhttp::verb::get, "/hello", {}, {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(small) << c.last_error().message();
+  EXPECT_EQ(small->body(), "hello");
+  EXPECT_EQ((*small)[bhttp::field::content_encoding], "");
 }
 
 TEST(ServerTest, IncomingRequestIdIsHonouredWhenSafe) {

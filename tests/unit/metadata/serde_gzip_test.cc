@@ -5,22 +5,6 @@
 namespace firn::metadata {
 namespace {
 
-TEST(GzipTest, RoundTripsLargeInput) {
-  std::string data;
-  for (int i = 0; i < 200000; ++i) data += std::to_string(i) + ",";
-  std::string zipped = Gzip(data);
-  EXPECT_LT(zipped.size(), data.size());
-  Result<std::string> back = Gunzip(zipped);
-  ASSERT_TRUE(back);
-  EXPECT_EQ(*back, data);
-}
-
-TEST(GzipTest, RoundTripsEmptyInput) {
-  Result<std::string> back = Gunzip(Gzip(""));
-  ASSERT_TRUE(back);
-  EXPECT_EQ(*back, "");
-}
-
 TEST(GzipTest, RecognisesBothSuffixes) {
   EXPECT_TRUE(IsGzipMetadataLocation("s3://b/t/metadata/00001-u.gz.metadata.json"));
   EXPECT_TRUE(IsGzipMetadataLocation("s3://b/t/metadata/00001-u.metadata.json.gz"));
@@ -37,30 +21,25 @@ TEST(GzipTest, GunzipIfNeededSniffsTheMagic) {
   EXPECT_EQ(*GunzipIfNeeded("x.metadata.json.gz", Gzip(json)), json);
 }
 
-TEST(GzipTest, CorruptOrTruncatedDataFails) {
+TEST(GzipTest, CorruptOrTruncatedFileFailsNamingTheLocation) {
   std::string zipped = Gzip(std::string(10000, 'a'));
   Result<std::string> truncated = GunzipIfNeeded("x.gz.metadata.json", zipped.substr(0, 12));
   ASSERT_FALSE(truncated);
   EXPECT_EQ(truncated.error().kind, ErrorKind::kInternal);
-  std::string corrupt = zipped;
-  corrupt[12] ^= 0x55;
-  corrupt[13] ^= 0x55;
-  EXPECT_FALSE(Gunzip(corrupt));
+  EXPECT_EQ(truncated.error().message, "Cannot read metadata file: corrupt gzip data");
+  EXPECT_EQ(truncated.error().detail, "location: x.gz.metadata.json");
 }
 
-TEST(GzipTest, InflatingStopsAtTheLimitAGzipBombNeverGrowsPastIt) {
+TEST(GzipTest, InflatingAFileStopsAtTheLimit) {
   const std::string data(100000, ' ');
   const std::string zipped = Gzip(data);
   ASSERT_LT(zipped.size(), 1000u);  // the bomb: 100 kB from well under 1 kB
-  Result<std::string> exact = Gunzip(zipped, data.size());
-  ASSERT_TRUE(exact) << exact.error().message;
-  EXPECT_EQ(*exact, data);
+  EXPECT_EQ(*GunzipIfNeeded("x.gz.metadata.json", zipped, data.size()), data);
   for (size_t limit : {data.size() - 1, size_t{65536}, size_t{1}, size_t{0}}) {
     Result<std::string> over = GunzipIfNeeded("x.gz.metadata.json", zipped, limit);
     ASSERT_FALSE(over) << limit;
     EXPECT_EQ(over.error().message, "Cannot read metadata file: inflated size over limit");
   }
-  EXPECT_TRUE(Gunzip(Gzip(""), 0));
 }
 
 }  // namespace
