@@ -6,8 +6,8 @@
 // something to send is claimed (store/event_store.h), so idle sinks cost reads, not writes.
 // Holding the lease, it POSTs the events one at a time (CloudEvents structured JSON, signed
 // when the sink has a secret), skipping events its filters exclude, and records how far it got:
-//   - all sent: failures reset, due again at once when a full batch went out (more may wait),
-//     else after `poll`;
+//   - all sent: failures reset and the sink is due again at once; after a full batch (more may
+//     wait) the next round starts without waiting for `poll`;
 //   - a failure (a non-2xx answer, a timeout, no connection): the cursor stays at the last
 //     event that was acknowledged, and the sink is due again after base_backoff doubled per
 //     consecutive failure (capped at max_backoff), for ever: events are never dropped.
@@ -32,7 +32,7 @@
 namespace firn::events {
 
 struct WebhookOptions {
-  std::chrono::milliseconds poll{1000};
+  std::chrono::milliseconds poll{250};  // how soon a new event is noticed (reads only)
   std::chrono::milliseconds lease{30000};  // a killed deliverer's sinks wait this long
   std::chrono::milliseconds timeout{10000};  // one POST, connection included
   std::chrono::milliseconds base_backoff{1000};
@@ -53,12 +53,13 @@ class WebhookDelivery {
   void Start();
   void Stop();
   void Kick();
-  // One round now, on the caller's thread; the number of sinks it claimed.
-  int RunOnce();
+  // One round now, on the caller's thread. True when a sink is known to have more to send
+  // at once (a full batch went out), so the caller should not wait before the next round.
+  bool RunOnce();
 
  private:
-  // Delivers to one claimed sink and records the outcome.
-  void Deliver(const store::EventSink& sink);
+  // Delivers to one claimed sink and records the outcome; true when a full batch went out.
+  bool Deliver(const store::EventSink& sink);
   void Loop();
 
   store::CatalogStore& store_;

@@ -28,7 +28,8 @@ Result<HttpResponse> PerformHttp(const HttpRequest& request) {
   Sink sink{&response.body, request.max_bytes};
   curl_slist* headers = nullptr;
   for (const auto& [name, value] : request.headers) {
-    headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    // "Name:" with nothing after it removes a header curl would add (e.g. Expect).
+    headers = curl_slist_append(headers, (value.empty() ? name + ":" : name + ": " + value).c_str());
   }
   std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_guard(headers, curl_slist_free_all);
   curl_easy_setopt(h.get(), CURLOPT_URL, request.url.c_str());

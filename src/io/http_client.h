@@ -20,6 +20,7 @@ namespace firn::io {
 struct HttpRequest {
   std::string method = "GET";
   std::string url;
+  // An empty value removes a header curl would otherwise send (e.g. {"Expect", ""}).
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::chrono::milliseconds timeout{30000};
