@@ -328,9 +328,19 @@ inline constexpr std::string_view kListTasks =
   "outcome = 'success' AND ($2 = '' OR catalog = $2) AND (txn > $3 OR (txn = $3 AND id > $4)) "
 // One write transaction at a time (SQLite): every row a reader sees is final.
 inline constexpr std::string_view kListEvents = FIRN_EVENT_COLUMNS "ORDER BY txn, id LIMIT $5";
-// Concurrent writers (PostgreSQL): only rows of transactions older than every transaction still
-// running, so no row can later appear below the cursor.
-#define FIRN_ENDED_TRANSACTIONS "txn < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint) "
+// Concurrent writers (PostgreSQL): only rows of transactions older than every transaction that
+// was still running when the statement's snapshot was taken, so no row can later appear below
+// the cursor. A running transaction known to belong to another database of the cluster cannot
+// write here and is left out (the snapshot's xmin alone is cluster-wide: a long writer in any
+// database would hold the feed back); one whose database cannot be seen, or that ended since
+// the snapshot, counts. xids compare on their low 32 bits (pg_stat_activity's backend_xid).
+#define FIRN_ENDED_TRANSACTIONS                                                             \
+  "txn < COALESCE((SELECT min(x::text::bigint) "                                            \
+  "FROM pg_snapshot_xip(pg_current_snapshot()) AS x "                                       \
+  "WHERE (x::text::bigint % 4294967296) NOT IN (SELECT backend_xid::text::bigint "          \
+  "FROM pg_stat_activity WHERE backend_xid IS NOT NULL "                                    \
+  "AND datname IS DISTINCT FROM current_database())), "                                     \
+  "pg_snapshot_xmax(pg_current_snapshot())::text::bigint) "
 inline constexpr std::string_view kListEndedEvents =
     FIRN_EVENT_COLUMNS "AND " FIRN_ENDED_TRANSACTIONS "ORDER BY txn, id LIMIT $5";
 #undef FIRN_EVENT_COLUMNS

@@ -5,6 +5,7 @@
 // larger one), and a sink's delivery state moves only for the instance holding its lease.
 // Instantiated for every backend by the backend files (see catalog_store_contract.h).
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -46,6 +47,20 @@ std::vector<ChangeEvent> Feed(CatalogStore& store, const std::string& realm,
   return events ? *events : std::vector<ChangeEvent>{};
 }
 
+// The feed once it holds at least `n` events. On PostgreSQL it shows only transactions older
+// than every transaction still running in the cluster, so while other tests write beside this
+// one the newest events may take a moment to appear (they are never skipped).
+std::vector<ChangeEvent> SettledFeed(CatalogStore& store, const std::string& realm, size_t n,
+                                     const std::string& catalog = "") {
+  std::vector<ChangeEvent> events;
+  for (int i = 0; i < 500; ++i) {
+    events = Feed(store, realm, {}, catalog);
+    if (events.size() >= n) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return events;
+}
+
 std::vector<std::string> Operations(const std::vector<ChangeEvent>& events) {
   std::vector<std::string> out;
   for (const auto& e : events) out.push_back(e.entry.operation);
@@ -80,7 +95,7 @@ TEST_P(CatalogStoreContractTest, TheFeedIsTheAuditedSuccessesInCommitOrder) {
   auto far = Change(foreign, "createNamespace", "namespace z");
   ASSERT_OK(store_->CreateNamespace(foreign, {"z"}, {}, &far));
 
-  auto all = Feed(*store_, scope_.realm);
+  auto all = SettledFeed(*store_, scope_.realm, 4);
   EXPECT_EQ(Operations(all), (std::vector<std::string>{"createNamespace", "createTable",
                                                        "updateTable", "createNamespace"}));
   ASSERT_EQ(all.size(), 4u);
@@ -89,7 +104,8 @@ TEST_P(CatalogStoreContractTest, TheFeedIsTheAuditedSuccessesInCommitOrder) {
   EXPECT_EQ(all[2].entry.outcome, "success");
   EXPECT_EQ(all[3].entry.catalog, "other");
   EXPECT_EQ(Feed(*store_, scope_.realm, {}, "other").size(), 1u);
-  EXPECT_EQ(Operations(Feed(*store_, "realm2")), std::vector<std::string>{"createNamespace"});
+  EXPECT_EQ(Operations(SettledFeed(*store_, "realm2", 1)),
+            std::vector<std::string>{"createNamespace"});
   // Paging by cursor: strictly after, in the same order.
   auto first_two = Feed(*store_, scope_.realm, {}, "", 2);
   ASSERT_EQ(first_two.size(), 2u);
@@ -148,7 +164,10 @@ TEST_P(CatalogStoreContractTest, AReaderFollowingTheFeedMissesNoConcurrentCommit
   };
   while (done.load() < kWriters) poll();
   for (auto& t : writers) t.join();
-  for (int i = 0; i < 100 && seen.size() < kWriters * kEach; ++i) poll();
+  for (int i = 0; i < 500 && seen.size() < kWriters * kEach; ++i) {
+    poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   std::set<std::string> unique(seen.begin(), seen.end());
   EXPECT_EQ(seen.size(), unique.size()) << "an event was read twice";
   EXPECT_EQ(unique.size(), static_cast<size_t>(kWriters * kEach)) << "an event was skipped";
@@ -181,7 +200,8 @@ TEST_P(CatalogStoreContractTest, ASinkIsDeliveredByItsLeaseHolderOnly) {
   EXPECT_EQ((*listed)[0].delivered_through, (EventCursor{0, 7}));
   EXPECT_EQ(store_->ListEventSinks("")->size(), 3u);
   // The creation is audited once, in its transaction (the refused duplicate wrote nothing).
-  EXPECT_EQ(Operations(Feed(*store_, "default")), std::vector<std::string>{"createEventSink"});
+  EXPECT_EQ(Operations(SettledFeed(*store_, "default", 1)),
+            std::vector<std::string>{"createEventSink"});
 
   auto claimed = store_->ClaimEventSink("default", "s1", "i1", 5000, 100);
   ASSERT_OK(claimed);

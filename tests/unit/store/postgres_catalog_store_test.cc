@@ -132,6 +132,60 @@ TEST_F(PostgresStoreTest, FailingAuditInsertRollsBackTheCommit) {
   EXPECT_TRUE(store->LoadAccess()->records.empty());
 }
 
+// The change feed shows only transactions that have ended (store/event_store.h). A transaction
+// still writing in this database holds it back, and the event behind it appears once it ends,
+// never skipped; a long writer in another database of the cluster cannot write here and does
+// not hold it back (the snapshot's xmin alone is cluster-wide and would).
+TEST_F(PostgresStoreTest, AnOpenWriterHoldsTheFeedBackOnlyInItsOwnDatabase) {
+  auto store = OpenFresh();
+  ASSERT_TRUE(store);
+  auto events = [&] {
+    EventFilter f;
+    f.realm = "default";
+    auto page = store->ListEvents(f);
+    EXPECT_TRUE(page) << page.error().message << " / " << page.error().detail;
+    std::vector<std::string> objects;
+    for (const auto& e : page ? *page : std::vector<ChangeEvent>{}) {
+      objects.push_back(e.entry.object);
+    }
+    return objects;
+  };
+  auto settled = [&](size_t n) {
+    std::vector<std::string> got;
+    for (int i = 0; i < 250 && (got = events()).size() < n; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return got;
+  };
+  auto change = [&](const std::string& ns) {
+    AuditEntry a;
+    a.realm = "default";
+    a.operation = "createNamespace";
+    a.object = "namespace " + ns;
+    a.outcome = "success";
+    ASSERT_TRUE(store->CreateNamespace({}, {ns}, {}, &a));
+  };
+  // A writer in the server's `postgres` database, open for the whole test.
+  std::string other_url = backend_->url();
+  other_url = other_url.substr(0, other_url.rfind('/')) + "/postgres";
+  PgAdmin other(other_url);
+  other.Exec("BEGIN");
+  ASSERT_FALSE(other.Exec("SELECT pg_current_xact_id()").empty());
+  change("a");
+  EXPECT_EQ(settled(1), std::vector<std::string>{"namespace a"})
+      << "a writer in another database held the feed back";
+  // A writer in this database: the event committed after it started waits for it.
+  PgAdmin same(backend_->url(), backend_->schema());
+  same.Exec("BEGIN");
+  ASSERT_FALSE(same.Exec("SELECT pg_current_xact_id()").empty());
+  change("b");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(events(), std::vector<std::string>{"namespace a"}) << "shown before it was safe";
+  same.Exec("COMMIT");
+  EXPECT_EQ(settled(2), (std::vector<std::string>{"namespace a", "namespace b"}));
+  other.Exec("ROLLBACK");
+}
+
 TEST_F(PostgresStoreTest, RefusesNewerSchemaVersionAndLeavesItUntouched) {
   ASSERT_TRUE(OpenFresh());
   {
