@@ -11,6 +11,9 @@
 #     $FIRN_PYSIGNER (default ~/.cache/firn/pysigner-<hash of scripts/requirements-signer.txt>),
 #     apart from the venv, whose boto3 needs a newer botocore.
 #   - Java 17 and Maven from apt when missing (Spark 4.0 runs on 17 or 21).
+#   - The Flink job of tests/engines/test_flink.py: scripts/install_flink.sh (Flink 2.0 and
+#     Iceberg's Flink runtime from Maven Central, the job compiled with javac; cached by a hash
+#     of its sources).
 # Prints nothing on success except timing lines; env: FIRN_ICEBERG_VERSION (default 1.10.1).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -71,3 +74,4 @@ timed "install engines: java + maven" install_java
 timed "install engines: pip" install_pip
 timed "install engines: pyiceberg signer" install_signer
 timed "install engines: spark jars" install_jars
+"$FIRN_ROOT/scripts/install_flink.sh" >/dev/null  # prints its own timing lines
