@@ -22,17 +22,15 @@ import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT
-from engines_util import duckdb_rows, pyiceberg_rows, snapshot_chain, spark_rows
+from engines_util import (duckdb_rows, flink_command, flink_job_dir, pyiceberg_rows,
+                          snapshot_chain, spark_rows)
 
 import firn_auth
 
 ROWS, RATE, KEYS, UPDATES = 400, 100, 20, 300
 JOB_TIMEOUT_S = 240
-MAIN_CLASS = "dev.firn.flink.FirnFlinkJob"
 
 
 def _final_balances() -> list[tuple]:
@@ -45,39 +43,21 @@ def _final_balances() -> list[tuple]:
     return sorted((k, v, src) for k, (v, src) in latest.items())
 
 
-def _job_dir() -> Path:
-    """The built job: FIRN_FLINK_JOB, else what scripts/install_flink.sh prints (a no-op when
-    it is cached; it builds the job otherwise)."""
-    if os.environ.get("FIRN_FLINK_JOB"):
-        return Path(os.environ["FIRN_FLINK_JOB"])
-    p = subprocess.run([str(REPO_ROOT / "scripts/install_flink.sh")], capture_output=True,
-                       text=True, timeout=1200)
-    if p.returncode != 0:
-        pytest.fail(f"scripts/install_flink.sh failed:\n{p.stderr[-3000:]}")
-    return Path(p.stdout.strip().splitlines()[-1])
-
-
-def _java() -> str:
-    home = os.environ.get("JAVA_HOME") or "/usr/lib/jvm/java-17-openjdk-amd64"
-    return str(Path(home) / "bin/java")
-
-
 @pytest.fixture(scope="module")
 def flink(file_backend, tmp_path_factory):
     """Runs the job once against the file backend; its results by step, the namespace, the
     server-log lines it caused and how long it took."""
-    job = _job_dir()
-    classpath = f"{job / 'classes'}:{(job / 'classpath.txt').read_text().strip()}"
+    job = flink_job_dir()
     ns = f"flink_{uuid.uuid4().hex[:8]}"
     log = tmp_path_factory.mktemp("flink") / "job.log"
     env = {k: v for k, v in os.environ.items() if k != "FIRN_FLINK_CREDENTIAL"}
     if file_backend.server.auth:
         env["FIRN_FLINK_CREDENTIAL"] = firn_auth.admin_credentials().credential
     # The mini-cluster's scratch files (blobs, checkpoints' spill) stay in pytest's tree.
-    cmd = [_java(), f"@{job / 'jvm.args'}", f"-Djava.io.tmpdir={log.parent}", "-cp", classpath,
-           MAIN_CLASS,
-           f"uri={file_backend.uri}", f"warehouse={file_backend.catalog}", f"namespace={ns}",
-           f"rows={ROWS}", f"rate={RATE}", f"keys={KEYS}", f"updates={UPDATES}"]
+    cmd = flink_command(job, log.parent,
+                        f"uri={file_backend.uri}", f"warehouse={file_backend.catalog}",
+                        f"namespace={ns}", f"rows={ROWS}", f"rate={RATE}", f"keys={KEYS}",
+                        f"updates={UPDATES}")
     server_log = file_backend.server.log_path
     log_offset = server_log.stat().st_size
     t0 = time.monotonic()

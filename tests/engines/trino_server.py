@@ -106,12 +106,39 @@ class TrinoServer:
                 raise RuntimeError(f"Trino exited with {self.proc.returncode}:\n{self.log_tail()}")
             try:
                 info = requests.get(f"http://127.0.0.1:{self.port}/v1/info", timeout=2).json()
-                if info.get("starting") is False:
+                # Started is not yet ready: the node registers itself a moment later, and until
+                # then queries fail with NO_NODES_AVAILABLE.
+                if info.get("starting") is False and self._answers():
                     return
             except (requests.RequestException, ValueError):
                 pass
             time.sleep(0.5)
         raise RuntimeError(f"Trino did not start in {START_TIMEOUT_S}s:\n{self.log_tail()}")
+
+    def _answers(self) -> bool:
+        import trino
+
+        try:
+            cur = self.connect("system").cursor()
+            cur.execute("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")
+            return cur.fetchall()[0][0] > 0
+        except trino.exceptions.TrinoQueryError:
+            return False
+
+    def wait_until_it_reads(self, catalog: str, table: str, timeout: float = 90) -> None:
+        """Blocks until a scan of `table` runs: after start, the worker half of the node takes a
+        few more seconds before queries that read data find it (NO_NODES_AVAILABLE)."""
+        import trino
+
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self.query(catalog, f"SELECT count(*) FROM {table}")
+                return
+            except trino.exceptions.TrinoQueryError as e:
+                if e.error_name != "NO_NODES_AVAILABLE" or time.time() > deadline:
+                    raise
+                time.sleep(0.5)
 
     def log_tail(self, lines: int = 40) -> str:
         try:

@@ -48,6 +48,10 @@ public final class FirnFlinkJob {
     }
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     Map<String, String> args = parse(argv);
+    if ("stream-into".equals(args.get("mode"))) {
+      streamInto(args);
+      return;
+    }
     String uri = need(args, "uri");
     String warehouse = need(args, "warehouse");
     String ns = need(args, "namespace");
@@ -55,16 +59,7 @@ public final class FirnFlinkJob {
     long rate = Long.parseLong(need(args, "rate"));
     long keys = Long.parseLong(need(args, "keys"));
     long updates = Long.parseLong(need(args, "updates"));
-    // Without a credential (a server with --auth off) the catalog sends no token.
-    String credential = System.getenv("FIRN_FLINK_CREDENTIAL");
-    String auth = credential == null || credential.isEmpty() ? "" :
-        ", 'rest.auth.type'='oauth2', 'credential'=" + quote(credential)
-            + ", 'oauth2-server-uri'=" + quote(uri + "/v1/oauth/tokens");
-    String catalogDdl =
-        "CREATE CATALOG firn WITH ("
-            + "'type'='iceberg', 'catalog-type'='rest', "
-            + "'uri'=" + quote(uri) + ", "
-            + "'warehouse'=" + quote(warehouse) + auth + ")";
+    String catalogDdl = catalogDdl(uri, warehouse, "");
     String events = "firn.`" + ns + "`.events";
     String accounts = "firn.`" + ns + "`.accounts";
 
@@ -127,6 +122,46 @@ public final class FirnFlinkJob {
       accountRows.add(List.of(r.getField(0), r.getField(1), r.getField(2)));
     }
     result("read-accounts", Map.of("rows", accountRows));
+  }
+
+  /**
+   * CREATE CATALOG firn for Firn at `uri`, logged in with FIRN_FLINK_CREDENTIAL when set (a server
+   * with --auth off gets no token); `extra` adds properties (", 'k'='v'").
+   */
+  private static String catalogDdl(String uri, String warehouse, String extra) {
+    String credential = System.getenv("FIRN_FLINK_CREDENTIAL");
+    String auth = credential == null || credential.isEmpty() ? "" :
+        ", 'rest.auth.type'='oauth2', 'credential'=" + quote(credential)
+            + ", 'oauth2-server-uri'=" + quote(uri + "/v1/oauth/tokens");
+    return "CREATE CATALOG firn WITH ("
+        + "'type'='iceberg', 'catalog-type'='rest', "
+        + "'uri'=" + quote(uri) + ", "
+        + "'warehouse'=" + quote(warehouse) + auth + extra + ")";
+  }
+
+  /**
+   * mode=stream-into (the three-engine scenario, tests/engines/test_three_engines.py): appends
+   * rows ('flink', seq, 0) for seq = 1..`rows` at `rate` rows/s to the existing table `table`
+   * (namespace.name; columns writer, seq, batch), checkpointing every second, and names itself
+   * to the catalog with the header X-Client-Engine: `engine`.
+   */
+  private static void streamInto(Map<String, String> args) throws Exception {
+    String[] table = need(args, "table").split("\\.", 2);
+    long rows = Long.parseLong(need(args, "rows"));
+    long rate = Long.parseLong(need(args, "rate"));
+    String ddl = catalogDdl(need(args, "uri"), need(args, "warehouse"),
+        ", 'header.X-Client-Engine'=" + quote(need(args, "engine")));
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(miniClusterConfiguration());
+    env.setParallelism(1);
+    env.enableCheckpointing(1000);
+    StreamTableEnvironment stream = StreamTableEnvironment.create(env);
+    stream.executeSql(ddl);
+    stream.executeSql(sequenceSource("mix_seq", rows, rate));
+    long t0 = System.nanoTime();
+    stream.executeSql("INSERT INTO firn.`" + table[0] + "`.`" + table[1] + "` "
+        + "SELECT 'flink', seq, CAST(0 AS BIGINT) FROM mix_seq").await();
+    result("stream-into", Map.of("rows", rows, "rate", rate, "seconds", seconds(t0)));
   }
 
   /**
