@@ -157,11 +157,21 @@ engine_tests() {
   FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh"
 }
 
-# Trino through Firn on file:// and on vended credentials (tests/engines/test_trino.py): one
-# single-node Trino for the stage.
+# The engine suite's own stages (tests/engines, by marker): Flink 2.0 embedded
+# (test_flink.py); Trino on file:// and on vended credentials with one single-node Trino
+# (test_trino.py); and the three-engine scenario, a minute of Flink and Spark writing while Trino
+# and DuckDB read (test_three_engines.py).
+flink_tests() {
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh" -m flink \
+    --junitxml="$RESULTS_DIR/flink.xml"
+}
 trino_tests() {
   FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh" -m trino \
     --junitxml="$RESULTS_DIR/trino.xml"
+}
+three_engine_tests() {
+  FIRN_BIN="$FIRN_BUILD_DIR/src/cli/firn" "$FIRN_ROOT/scripts/test_engines.sh" -m three_engines \
+    --junitxml="$RESULTS_DIR/three-engines.xml"
 }
 
 # Vended credentials expire at the store and a refresh replaces them: STS's shortest session is
@@ -204,7 +214,9 @@ add_stage asan-build   "install"                     2 bg     build_asan
 add_stage asan-unit    "asan-build pg s3"            2 bg     asan_unit_tests
 add_stage expiry       "build peers s3"              0 bg     expiry_tests
 add_stage engines      "build peers s3"              1 bg     engine_tests
+add_stage flink        "build peers s3"              1 bg     flink_tests
 add_stage trino        "build peers s3 trino-deps"   1 bg     trino_tests
+add_stage three-engines "build peers s3 trino-deps"  1 bg     three_engine_tests
 add_stage conformance  "build peers"                 1 bg     conformance_tests
 add_stage schemathesis "build"                       1 bg     schemathesis_tests
 add_stage fuzz-build   "install"                     2 bg     build_fuzz

@@ -29,6 +29,8 @@ from engines_util import (duckdb_rows, flink_command, flink_job_dir, pyiceberg_r
 
 import firn_auth
 
+pytestmark = pytest.mark.flink
+
 ROWS, RATE, KEYS, UPDATES = 400, 100, 20, 300
 JOB_TIMEOUT_S = 240
 

@@ -24,7 +24,7 @@ from engines_util import flink_command, flink_job_dir, snapshot_chain
 
 import firn_auth
 
-pytestmark = pytest.mark.trino
+pytestmark = pytest.mark.three_engines
 
 STREAM_S = 60
 FLINK_RATE = 20           # rows/s: 1,200 rows
