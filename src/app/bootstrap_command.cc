@@ -116,13 +116,14 @@ int RunRotateKek(const RotateKekArgs& args) {
   }
   auto store = OpenStoreByUrl(config->db_url, config->db_password);
   if (!store) return Failed(store.error());
-  auto rotation = RotateKek(**store, *config, std::move(next));
+  auto rotation = RotateKek(**store, *config, std::move(next), store->get());
   if (!rotation) return Failed(rotation.error());
   boost::json::object out;
   out["rotated"] = true;
   out["previous_kek_id"] = rotation->previous_id;
   out["kek_id"] = rotation->next_id;
   out["resealed"] = rotation->resealed;
+  out["resealed_sink_secrets"] = rotation->resealed_sink_secrets;
   if (rotation->sealed > 0) out["sealed_from_plaintext"] = rotation->sealed;
   if (!rotation->default_file.empty()) {
     out["kek_file"] = rotation->default_file;

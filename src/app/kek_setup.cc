@@ -9,6 +9,7 @@
 #include "access/bootstrap.h"
 #include "app/store_factory.h"
 #include "app/private_file.h"
+#include "events/change_events.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "store/postgres/pg_url.h"
@@ -154,7 +155,7 @@ Result<std::shared_ptr<const auth::KeyEncryptionKeys>> PrepareKeyEncryption(
 }
 
 Result<KekRotation> RotateKek(store::AccessStore& store, const ServerConfig& config,
-                              std::optional<Secret> next) {
+                              std::optional<Secret> next, store::EventStore* event_store) {
   FIRN_ASSIGN_OR_RETURN(ResolvedKeks current, ResolveKeks(store, config, false));
   KekRotation out;
   out.previous_id = current.keks->primary().id();
@@ -195,6 +196,19 @@ Result<KekRotation> RotateKek(store::AccessStore& store, const ServerConfig& con
                         access::SealSigningKeys(store, all, access::SealMode::kAll, NowMillis()));
   out.resealed = sealed.resealed;
   out.sealed = sealed.sealed;
+  if (event_store) {
+    // Before the new KEK replaces the old one's file: a rerun after a crash finds the old one.
+    FIRN_ASSIGN_OR_RETURN(auto sinks, event_store->ListEventSinks(""));
+    for (const store::EventSink& sink : sinks) {
+      if (sink.secret.empty()) continue;
+      FIRN_ASSIGN_OR_RETURN(std::string resealed,
+                            events::ResealSinkSecret(all, sink.realm, sink.name, sink.secret));
+      if (resealed == sink.secret) continue;
+      FIRN_RETURN_IF_ERROR(
+          event_store->ReplaceEventSinkSecret(sink.realm, sink.name, sink.secret, resealed));
+      ++out.resealed_sink_secrets;
+    }
+  }
   if (!staged.empty()) FIRN_RETURN_IF_ERROR(ReplaceFileDurably(staged, current.default_file));
   ScrubSqlite(config);
   return out;

@@ -25,6 +25,7 @@
 #include "app/server_config.h"
 #include "auth/key_encryption.h"
 #include "common/result.h"
+#include "store/event_store.h"
 #include "store/access_store.h"
 
 namespace firn::app {
@@ -60,9 +61,12 @@ struct KekRotation {
   std::string next_id;
   int64_t resealed = 0;
   int64_t sealed = 0;  // plaintext rows from an earlier version, sealed on the way
+  int64_t resealed_sink_secrets = 0;  // webhooks' signing secrets (docs/events.md)
   std::string default_file;  // the default file now holding `next` ("" when configured)
 };
+// `event_store`, when given, also has its webhook sinks' secrets re-sealed with the new KEK.
 Result<KekRotation> RotateKek(store::AccessStore& store, const ServerConfig& config,
-                              std::optional<Secret> next);
+                              std::optional<Secret> next,
+                              store::EventStore* event_store = nullptr);
 
 }  // namespace firn::app

@@ -103,6 +103,13 @@ Result<Secret> OpenSinkSecret(const auth::KeyEncryptionKeys& keks, std::string_v
   return kek->Open(stored.substr(dot + 1), SinkAssociatedData(realm, name));
 }
 
+Result<std::string> ResealSinkSecret(const auth::KeyEncryptionKeys& keks, std::string_view realm,
+                                     std::string_view name, std::string_view stored) {
+  if (stored.starts_with(keks.primary().id() + ".")) return std::string(stored);
+  FIRN_ASSIGN_OR_RETURN(Secret secret, OpenSinkSecret(keks, realm, name, stored));
+  return SealSinkSecret(keks, realm, name, secret);
+}
+
 std::string WebhookSignature(const Secret& secret, std::string_view id, int64_t timestamp_s,
                              std::string_view body) {
   std::string signed_text;

@@ -50,6 +50,11 @@ Result<std::string> SealSinkSecret(const auth::KeyEncryptionKeys& keks, std::str
 Result<Secret> OpenSinkSecret(const auth::KeyEncryptionKeys& keks, std::string_view realm,
                               std::string_view name, std::string_view stored);
 
+// The stored secret re-sealed with the primary KEK of `keks` (which must also hold the KEK that
+// sealed it): a KEK rotation. Unchanged when it is already sealed with the primary.
+Result<std::string> ResealSinkSecret(const auth::KeyEncryptionKeys& keks, std::string_view realm,
+                                     std::string_view name, std::string_view stored);
+
 // The webhook-signature header's value.
 std::string WebhookSignature(const Secret& secret, std::string_view id, int64_t timestamp_s,
                              std::string_view body);

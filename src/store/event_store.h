@@ -99,6 +99,11 @@ class EventStore {
   virtual Status CreateEventSink(const EventSink& sink, const AuditEntry* audit = nullptr) = 0;
   // The sinks of `realm` ('' = every realm), by realm and name.
   virtual Result<std::vector<EventSink>> ListEventSinks(const std::string& realm) = 0;
+  // Replaces a sink's sealed secret iff it is still `expected` (a KEK rotation re-sealing it);
+  // kCommitFailed when it changed meanwhile or the sink is gone.
+  virtual Status ReplaceEventSinkSecret(const std::string& realm, const std::string& name,
+                                        const std::string& expected,
+                                        const std::string& secret) = 0;
   // kNotFound when there is no such sink (and no audit row is written).
   virtual Status DeleteEventSink(const std::string& realm, const std::string& name,
                                  const AuditEntry* audit = nullptr) = 0;

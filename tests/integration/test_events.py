@@ -303,3 +303,40 @@ def test_a_kill_9_between_commit_and_delivery_loses_no_committed_change(server_f
     assert set(acknowledged) <= set(delivered), "a committed change was lost"
     first_seen = list(dict.fromkeys(delivered))
     assert first_seen == acknowledged, "delivered out of commit order"
+
+
+def test_a_kek_rotation_reseals_webhook_secrets_and_signing_goes_on(lake, receiver):
+    import os
+    import sqlite3
+    import subprocess
+
+    from conftest import FIRN_BINARY
+
+    srv, admin, cat, _ = lake
+    admin.ok("POST", "/event-sinks", json={"name": "rot", "url": receiver.url, "secret": SECRET,
+                                           "operations": ["createNamespace"]})
+    db = srv.data_dir / "firn.db"
+
+    def stored() -> str:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+            return c.execute("SELECT secret FROM event_sinks WHERE name = 'rot'").fetchone()[0]
+
+    before = stored()
+    assert SECRET not in before
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIRN_KEK")}
+    p = subprocess.run([str(FIRN_BINARY), "admin", "rotate-kek", "--db", f"sqlite://{db}"],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["resealed_sink_secrets"] == 1
+    after = stored()
+    assert after.startswith(out["kek_id"] + ".") and before.startswith(out["previous_kek_id"])
+    assert SECRET not in p.stdout + p.stderr
+    # Instances restart onto the new KEK (as after any rotation); the sink signs as before.
+    srv.restart()
+    cat.create_namespace("after_rotation")
+    wait_for(lambda: any(e["subject"] == "namespace after_rotation" for e in receiver.events()),
+             what="a delivery after the rotation")
+    delivery = [d for d in receiver.accepted
+                if d["event"]["subject"] == "namespace after_rotation"][0]
+    assert verify_signature(delivery), "signed with another secret after the rotation"

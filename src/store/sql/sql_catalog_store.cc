@@ -910,6 +910,18 @@ class SqlCatalogStore final : public CatalogStore {
     return sinks;
   }
 
+  Status ReplaceEventSinkSecret(const std::string& realm, const std::string& name,
+                                const std::string& expected, const std::string& secret) override {
+    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+      FIRN_ASSIGN_OR_RETURN(int64_t changed,
+                            s.Exec(sql::kReplaceSinkSecret, {realm, name, expected, secret}));
+      if (changed == 0) {
+        return Fail(ErrorKind::kCommitFailed, "Event sink " + name + " changed meanwhile");
+      }
+      return Ok();
+    });
+  }
+
   Status DeleteEventSink(const std::string& realm, const std::string& name,
                          const AuditEntry* audit) override {
     return runner_->Write(WriteMode::kTransaction, [&](Session& s) -> Status {

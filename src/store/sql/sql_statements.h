@@ -362,6 +362,8 @@ inline constexpr std::string_view kInsertEventSink =
 inline constexpr std::string_view kListEventSinks =
     "SELECT " FIRN_SINK_COLUMNS " FROM event_sinks WHERE ($1 = '' OR realm = $1) "
     "ORDER BY realm, name";
+inline constexpr std::string_view kReplaceSinkSecret =
+    "UPDATE event_sinks SET secret = $4 WHERE realm = $1 AND name = $2 AND secret = $3";
 inline constexpr std::string_view kDeleteEventSink =
     "DELETE FROM event_sinks WHERE realm = $1 AND name = $2";
 inline constexpr std::string_view kClaimEventSink =

@@ -88,6 +88,17 @@ TEST(SinkSecretTest, OpensOnlyForItsOwnSinkAndKek) {
   EXPECT_FALSE(OpenSinkSecret(auth::KeyEncryptionKeys(*other), "default", "hook", *sealed));
   EXPECT_FALSE(OpenSinkSecret(keks, "default", "hook", "no-dot-here"));
   EXPECT_FALSE(OpenSinkSecret(keks, "default", "hook", kek->id() + ".tampered"));
+  // A KEK rotation: re-sealed under the new primary, it opens with the new KEK alone.
+  auth::KeyEncryptionKeys rotating(*other, {*kek});
+  auto resealed = ResealSinkSecret(rotating, "default", "hook", *sealed);
+  ASSERT_TRUE(resealed);
+  EXPECT_TRUE(resealed->starts_with(other->id() + "."));
+  auto reopened = OpenSinkSecret(auth::KeyEncryptionKeys(*other), "default", "hook", *resealed);
+  ASSERT_TRUE(reopened);
+  EXPECT_EQ(reopened->Reveal(), "s3cr3t-value-for-hook");
+  EXPECT_EQ(*ResealSinkSecret(rotating, "default", "hook", *resealed), *resealed);  // done
+  EXPECT_FALSE(ResealSinkSecret(auth::KeyEncryptionKeys(*other), "default", "hook", *sealed))
+      << "re-sealing needs the KEK that sealed it";
 }
 
 }  // namespace

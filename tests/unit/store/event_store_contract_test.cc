@@ -250,6 +250,15 @@ TEST_P(CatalogStoreContractTest, ASinkIsDeliveredByItsLeaseHolderOnly) {
   EXPECT_EQ(s.lease_owner, "");
   EXPECT_EQ(s.lease_until_ms, 0);
 
+  // A KEK rotation's re-seal replaces the secret only if it is still the one it read.
+  auto stale = store_->ReplaceEventSinkSecret("default", "s1", "not-what-is-stored", "k2.x");
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind, ErrorKind::kCommitFailed);
+  ASSERT_OK(store_->ReplaceEventSinkSecret("default", "s1", "", "k2.sealed"));
+  EXPECT_EQ((*store_->ListEventSinks("default"))[0].secret, "k2.sealed");
+  EXPECT_EQ(store_->ReplaceEventSinkSecret("default", "gone", "", "x").error().kind,
+            ErrorKind::kCommitFailed);
+
   // Deleting a leased sink: its holder's finish is refused.
   ASSERT_TRUE(*store_->ClaimEventSink("default", "s1", "i5", 7000, 100));
   ASSERT_OK(store_->DeleteEventSink("default", "s1"));
