@@ -23,6 +23,7 @@ FIRN_CACHE = Path(os.environ.get("FIRN_CACHE", Path.home() / ".cache/firn"))
 TRINO_HOME = Path(os.environ.get("FIRN_TRINO_HOME", FIRN_CACHE / "trino" / TRINO_VERSION))
 JAVA_HOME = os.environ.get("JAVA_HOME_TRINO", "/usr/lib/jvm/temurin-25-jdk-amd64")
 START_TIMEOUT_S = 180
+NODES_TIMEOUT_S = 90  # how long a statement waits for a node to take its catalog
 
 
 def installed() -> bool:
@@ -125,20 +126,9 @@ class TrinoServer:
         except trino.exceptions.TrinoQueryError:
             return False
 
-    def wait_until_it_reads(self, catalog: str, table: str, timeout: float = 90) -> None:
-        """Blocks until a scan of `table` runs: after start, the worker half of the node takes a
-        few more seconds before queries that read data find it (NO_NODES_AVAILABLE)."""
-        import trino
-
-        deadline = time.time() + timeout
-        while True:
-            try:
-                self.query(catalog, f"SELECT count(*) FROM {table}")
-                return
-            except trino.exceptions.TrinoQueryError as e:
-                if e.error_name != "NO_NODES_AVAILABLE" or time.time() > deadline:
-                    raise
-                time.sleep(0.5)
+    def wait_until_it_reads(self, catalog: str, table: str) -> None:
+        """Blocks until a scan of `table` runs (query() waits out NO_NODES_AVAILABLE)."""
+        self.query(catalog, f"SELECT count(*) FROM {table}")
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -153,10 +143,26 @@ class TrinoServer:
                                    catalog=catalog, schema=schema,
                                    http_scheme="http", request_timeout=120)
 
-    def query(self, catalog: str, sql: str) -> list[list]:
-        cur = self.connect(catalog).cursor()
-        cur.execute(sql)
-        return cur.fetchall()
+    def query(self, catalog: str, sql: str, timeout: float = NODES_TIMEOUT_S) -> list[list]:
+        """Runs one statement. Right after start, and on a loaded machine a while later, the
+        node has not yet announced a catalog to the scheduler: the first statement that scans a
+        catalog's data fails with NO_NODES_AVAILABLE (system tables and VALUES need no catalog
+        node, so a readiness probe passes before it). Trino raises it while scheduling, before
+        any task has run and before anything is committed (the Iceberg connector commits on the
+        coordinator when the statement finishes), so running the statement again cannot apply
+        a write twice; every other error is raised at once."""
+        import trino
+
+        deadline = time.time() + timeout
+        while True:
+            cur = self.connect(catalog).cursor()
+            try:
+                cur.execute(sql)
+                return cur.fetchall()
+            except trino.exceptions.TrinoQueryError as e:
+                if e.error_name != "NO_NODES_AVAILABLE" or time.time() > deadline:
+                    raise
+                time.sleep(0.5)
 
     def stop(self) -> None:
         if self.proc is None:
