@@ -304,6 +304,7 @@ Result<AuditPage> ManagementService::ListAudit(const ManagementContext& ctx,
   f.catalog = query.catalog;
   f.principal = query.principal;
   f.operation = query.operation;
+  f.outcome = query.outcome;
   f.object_prefix = query.object_prefix;
   f.since_ms = query.since_ms;
   f.until_ms = query.until_ms;

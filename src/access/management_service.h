@@ -149,6 +149,7 @@ struct AuditQuery {
   std::optional<std::string> catalog;
   std::optional<std::string> principal;
   std::optional<std::string> operation;
+  std::optional<std::string> outcome;
   std::optional<std::string> object_prefix;
   std::optional<int64_t> since_ms;
   std::optional<int64_t> until_ms;

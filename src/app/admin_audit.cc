@@ -111,6 +111,7 @@ Result<store::AuditFilter> BuildFilter(const AuditArgs& args) {
   set(filter.catalog, args.catalog);
   set(filter.principal, args.principal);
   set(filter.operation, args.operation);
+  set(filter.outcome, args.outcome);
   set(filter.object_prefix, args.object_prefix);
   if (!args.since.empty()) {
     FIRN_ASSIGN_OR_RETURN(filter.since_ms, ParseAuditTime(args.since));

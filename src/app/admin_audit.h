@@ -16,7 +16,7 @@ namespace firn::app {
 struct AuditArgs {
   std::string db_url;
   std::string password_file;  // PostgreSQL password file (else FIRN_DB_PASSWORD, URL, libpq)
-  std::string realm, catalog, principal, operation, object_prefix;  // "" = any
+  std::string realm, catalog, principal, operation, outcome, object_prefix;  // "" = any
   std::string since, until;  // epoch milliseconds or ISO-8601; "" = unbounded
   int64_t limit = 100;
   std::optional<int64_t> after_id;

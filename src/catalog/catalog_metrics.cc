@@ -27,6 +27,9 @@ const CatalogMetrics& Metrics() {
         .cache_bytes =
             r.Gauges("firn_metadata_cache_bytes", "Estimated bytes held by metadata caches")
                 .With(),
+        .foreign_writers = r.Counters("firn_foreign_writers_total",
+                                      "Tables fenced because another catalog wrote to them")
+                               .With(),
     };
   }();
   return metrics;

@@ -7,6 +7,7 @@
 //   firn_load_duration_seconds         one loadTable inside the service (auth, pointer, file)
 //   firn_metadata_cache_requests_total{result}  hit | miss
 //   firn_metadata_cache_bytes          estimated bytes held (every cache of the process)
+//   firn_foreign_writers_total         tables fenced because another catalog wrote to them
 // Thread-safety: the instruments are atomics; Metrics() is safe from any thread.
 #pragma once
 
@@ -26,6 +27,7 @@ struct CatalogMetrics {
   metrics::Counter& cache_hits;
   metrics::Counter& cache_misses;
   metrics::Gauge& cache_bytes;
+  metrics::Counter& foreign_writers;
 
   // Counts one finished commit by its outcome (`error` null when it committed).
   void CountCommit(const Error* error) const {

@@ -16,7 +16,6 @@
 
 #include <boost/json/value.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <cstdint>
@@ -255,11 +254,6 @@ class CatalogService {
   // Which catalog a scope names, for operations that reach beyond the request's own (tasks,
   // moves); AttachTasks sets it too. Unset: the registry's catalogs.
   void SetCatalogResolver(CatalogResolver resolve) { resolve_catalog_ = std::move(resolve); }
-
-  // How many times a commit found another catalog's metadata file and fenced its table.
-  uint64_t foreign_writers_detected() const {
-    return foreign_writers_detected_.load(std::memory_order_relaxed);
-  }
 
   // Namespaces.
   Result<Properties> CreateNamespace(const RequestContext& ctx, const Namespace& ns,
@@ -531,7 +525,6 @@ class CatalogService {
   std::chrono::milliseconds inline_task_budget_{10000};
   std::string deployment_;
   std::string writer_tag_;
-  std::atomic<uint64_t> foreign_writers_detected_{0};
   std::shared_ptr<store::CatalogStore> store_;
   std::shared_ptr<io::ObjectStore> objects_;
   CatalogRegistry catalogs_;

@@ -194,12 +194,12 @@ Result<std::optional<FencedTable>> ScanTableForForeignWriters(store::CatalogStor
   if (foreign.empty()) return std::nullopt;
   Fence found{Fence::State::kFenced, NowMillis(), fence.files};
   found.files.insert(found.files.end(), foreign.begin(), foreign.end());
-  FIRN_RETURN_IF_ERROR(store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(found)));
   store::AuditEntry audit =
       AdminAudit(scope, id, "detectForeignWriter", ptr->metadata_location);
   audit.outcome = "fenced";
   audit.detail = "another catalog wrote " + foreign.front();
-  (void)store.AppendAudit(audit);
+  FIRN_RETURN_IF_ERROR(
+      store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(found), &audit));
   return FencedTable{scope, id, ptr->metadata_location, std::move(found)};
 }
 
@@ -285,11 +285,12 @@ Result<std::string> ResolveFence(store::CatalogStore& store, io::ObjectStore& ob
   switch (resolution) {
     case FenceResolution::kKeepOurs: {
       fence.state = Fence::State::kKept;
-      FIRN_RETURN_IF_ERROR(
-          store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence)));
       audit.new_location = ptr.metadata_location;
       account = "kept ours: " + std::to_string(fence.files.size()) +
                 " foreign metadata file(s) are ignored from now on; commits resume";
+      audit.detail = account;
+      FIRN_RETURN_IF_ERROR(
+          store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence), &audit));
       break;
     }
     case FenceResolution::kAdopt: {
@@ -303,26 +304,24 @@ Result<std::string> ResolveFence(store::CatalogStore& store, io::ObjectStore& ob
                                              ptr.metadata_location, chosen.first));
       // The adopted file's chain holds the foreign files it descends from; any others stay
       // acknowledged so the next commit does not fence again.
+      // The resolution is recorded with its last step, the fence set aside.
       fence.state = Fence::State::kKept;
-      FIRN_RETURN_IF_ERROR(
-          store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence)));
       audit.new_location = chosen.first;
       account = "adopted " + chosen.first + "; commits resume from it";
+      audit.detail = account;
+      FIRN_RETURN_IF_ERROR(
+          store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence), &audit));
       break;
     }
     case FenceResolution::kRelease: {
       auto meta = ReadTableMetadataFile(objects, ptr.metadata_location, std::nullopt);
-      FIRN_RETURN_IF_ERROR(store.DropObject(scope, id, store::ObjectKind::kTable));
+      audit.detail = "released: the catalog entry is dropped (no file deleted)";
+      FIRN_RETURN_IF_ERROR(store.DropObject(scope, id, store::ObjectKind::kTable, &audit));
       const bool withdrew = meta && DeleteOwnStoreClaim(objects, deployment, *meta);
-      account = std::string("released: the catalog entry is dropped (no file deleted)") +
-                (withdrew ? " and this deployment's claim is withdrawn"
-                          : "; no claim of this deployment was found to withdraw");
+      account = audit.detail + (withdrew ? " and this deployment's claim is withdrawn"
+                                         : "; no claim of this deployment was found to withdraw");
       break;
     }
-  }
-  audit.detail = account;
-  if (auto st = store.AppendAudit(audit); !st) {
-    account += " (the audit row could not be written: " + st.error().message + ")";
   }
   return account;
 }

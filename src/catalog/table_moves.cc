@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "catalog/audit.h"
@@ -100,8 +101,12 @@ Result<StoreClaim> CatalogService::MoveOut(const RequestContext& ctx, const Iden
   moving["to-deployment"] = to_deployment;
   moving["to"] = to_description;
   moving["since-ms"] = NowMillis();
-  FIRN_RETURN_IF_ERROR(
-      store_->SetMoving(ctx.scope, id, ObjectKind::kTable, boost::json::serialize(moving)));
+  store::AuditEntry audit = MakeAudit(ctx, Operation::kMoveTableOut,
+                                      AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  audit.detail = "to " + (to_deployment.empty() ? std::string("any deployment") : to_deployment) +
+                 (to_description.empty() ? "" : " (" + to_description + ")");
+  FIRN_RETURN_IF_ERROR(store_->SetMoving(ctx.scope, id, ObjectKind::kTable,
+                                         boost::json::serialize(moving), &audit));
   // Then the claim says so, for the target to see.
   claim.state = "moving";
   claim.moving_to = to_deployment.empty() ? "*" : to_deployment;
@@ -118,12 +123,6 @@ Result<StoreClaim> CatalogService::MoveOut(const RequestContext& ctx, const Iden
                     " is marked as moving, but its claim on the store could not be rewritten (" +
                     rewritten.error().message + "); check " + uri + ", then cancel or retry");
   }
-  store::AuditEntry audit = MakeAudit(ctx, Operation::kMoveTableOut,
-                                      AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
-  audit.outcome = "success";
-  audit.detail = "to " + (to_deployment.empty() ? std::string("any deployment") : to_deployment) +
-                 (to_description.empty() ? "" : " (" + to_description + ")");
-  (void)store_->AppendAudit(audit);
   spdlog::info(R"("msg":"table moving out","catalog":"{}","table":"{}","to":"{}")",
                log::Escape(ctx.scope.catalog), log::Escape(FormatIdentifier(id)),
                log::Escape(claim.moving_to));
@@ -152,11 +151,9 @@ Result<StoreClaim> CatalogService::CancelMove(const RequestContext& ctx, const I
                 "Table " + FormatIdentifier(id) +
                     " was taken over by its target while the move was being cancelled");
   }
-  FIRN_RETURN_IF_ERROR(store_->SetMoving(ctx.scope, id, ObjectKind::kTable, ""));
-  store::AuditEntry audit = MakeAudit(ctx, Operation::kCancelTableMove,
-                                      AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
-  audit.outcome = "success";
-  (void)store_->AppendAudit(audit);
+  const store::AuditEntry audit = MakeAudit(
+      ctx, Operation::kCancelTableMove, AuditObject(id, ObjectKind::kTable), ptr.metadata_location);
+  FIRN_RETURN_IF_ERROR(store_->SetMoving(ctx.scope, id, ObjectKind::kTable, "", &audit));
   return claim;
 }
 
@@ -209,19 +206,16 @@ Result<MovedObject> CatalogService::MoveObject(const RequestContext& ctx, Object
   }
   const std::string moved = AuditObject(from, kind) + " -> catalog " + to_catalog + " " +
                             AuditObject(to, kind);
-  store::AuditEntry audit = MakeAudit(ctx, op, moved, ptr.metadata_location,
-                                      ptr.metadata_location);
+  // Each catalog's trail tells its half, both written with the move.
+  const std::array<store::AuditEntry, 2> audits{
+      MakeAudit(ctx, op, moved, ptr.metadata_location, ptr.metadata_location),
+      MakeAudit(to_ctx, op, moved, ptr.metadata_location, ptr.metadata_location)};
   FIRN_RETURN_IF_ERROR(WithGrants(
       [&](const ObjectGrants& g) { return g.Drop(ctx.scope, kind, from, /*keep=*/false); },
       [&](const store::GrantsPlan* plan) {
         return store_->MoveObject(ctx.scope, from, to_ctx.scope, to, kind,
-                                  ptr.metadata_location, &audit, plan);
+                                  ptr.metadata_location, audits, plan);
       }));
-  // The target writes its own audit row too, so each catalog's trail tells its half.
-  store::AuditEntry arrived = MakeAudit(to_ctx, op, moved,
-                                        ptr.metadata_location, ptr.metadata_location);
-  arrived.outcome = "success";
-  (void)store_->AppendAudit(arrived);
   // The claim on the store names the table's catalog and name (informative: the deployment is
   // what a claim decides by). A failure leaves the old words; the table is ours either way.
   if (table && !deployment_.empty()) {

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "catalog/audit.h"
+#include "catalog/catalog_metrics.h"
 #include "catalog/catalog_service.h"
 #include "catalog/foreign_writers.h"
 #include "catalog/identifiers.h"
@@ -168,21 +169,21 @@ Result<Fence> CatalogService::FenceForeign(const RequestContext& ctx, const Iden
                                            const Fence& fence,
                                            const std::vector<std::string>& foreign,
                                            Operation op) {
-  foreign_writers_detected_.fetch_add(1, std::memory_order_relaxed);
+  Metrics().foreign_writers.Inc();
   spdlog::warn(R"("msg":"foreign writer detected; table fenced","catalog":"{}","table":"{}",)"
                R"("file":"{}","request_id":"{}")",
                log::Escape(ctx.scope.catalog), log::Escape(FormatIdentifier(id)),
                log::Escape(foreign.front()), log::Escape(ctx.request_id));
   Fence fenced{Fence::State::kFenced, NowMillis(), fence.files};
   fenced.files.insert(fenced.files.end(), foreign.begin(), foreign.end());
-  FIRN_RETURN_IF_ERROR(store_->SetFence(ctx.scope, id, ObjectKind::kTable, EncodeFence(fenced)));
   store::AuditEntry audit =
       MakeAudit(ctx, op, AuditObject(id, ObjectKind::kTable), metadata_location);
   audit.outcome = "fenced";
   audit.detail = "another catalog wrote " + foreign.front() +
                  (foreign.size() > 1 ? " (and " + std::to_string(foreign.size() - 1) + " more)" : "") +
                  "; resolve with `firn admin fence`";
-  (void)store_->AppendAudit(audit);
+  FIRN_RETURN_IF_ERROR(
+      store_->SetFence(ctx.scope, id, ObjectKind::kTable, EncodeFence(fenced), &audit));
   return fenced;
 }
 

@@ -305,6 +305,8 @@ int main(int argc, char** argv) {
   audit->add_option("--catalog", audit_args.catalog, "Only this catalog");
   audit->add_option("--principal", audit_args.principal, "Only this principal");
   audit->add_option("--operation", audit_args.operation, "Only this operation, e.g. updateTable");
+  audit->add_option("--outcome", audit_args.outcome,
+                    "Only this outcome: success, fenced, or an error kind, e.g. CommitFailed");
   audit->add_option("--object-prefix", audit_args.object_prefix,
                     "Only objects starting with this text, e.g. 'table db.'");
   audit->add_option("--since", audit_args.since, "From this time (epoch ms or ISO-8601)");

@@ -56,6 +56,7 @@ void AddAuditRoute(Registrar& routes, access::ManagementService& service) {
                q.catalog = TextParam(query, "catalog");
                q.principal = TextParam(query, "principal");
                q.operation = TextParam(query, "operation");
+               q.outcome = TextParam(query, "outcome");
                q.object_prefix = TextParam(query, "objectPrefix");
                FIRN_ASSIGN_OR_RETURN(q.since_ms, IntParam(query, "since"));
                FIRN_ASSIGN_OR_RETURN(q.until_ms, IntParam(query, "until"));

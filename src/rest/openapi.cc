@@ -226,8 +226,8 @@ constexpr Operation kManagementOperations[] = {
      "cascade", Body::kJson, "RevokeGrantRequest", 201},
     {Method::kGet, FIRN_MGMT "/audit", "listAuditEntries", "Audit",
      "Firn's audit trail of access decisions and changes, newest first",
-     "auditCatalog,auditPrincipal,auditOperation,auditObjectPrefix,auditSince,auditUntil,"
-     "auditAfterId,auditLimit",
+     "auditCatalog,auditPrincipal,auditOperation,auditOutcome,auditObjectPrefix,auditSince,"
+     "auditUntil,auditAfterId,auditLimit",
      Body::kNone, "", 200, "AuditPage"},
     {Method::kGet, FIRN_MGMT "/tasks", "listTasks", "Tasks",
      "Firn's durable tasks (purges, maintenance) of the caller's realm, newest first",

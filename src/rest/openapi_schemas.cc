@@ -55,6 +55,7 @@ constexpr std::string_view kComponents = R"json({
   "auditPrincipal": {"name": "principal", "in": "query", "schema": {"type": "string"}},
   "auditOperation": {"name": "operation", "in": "query", "schema": {"type": "string"}},
   "auditObjectPrefix": {"name": "objectPrefix", "in": "query", "schema": {"type": "string"}},
+  "auditOutcome": {"name": "outcome", "in": "query", "description": "success, fenced, or the error kind of a refused change (e.g. CommitFailed, Forbidden)", "schema": {"type": "string"}},
   "auditSince": {"name": "since", "in": "query", "schema": {"type": "integer", "format": "int64"}},
   "auditUntil": {"name": "until", "in": "query", "schema": {"type": "integer", "format": "int64"}},
   "auditAfterId": {"name": "afterId", "in": "query", "schema": {"type": "integer", "format": "int64"}},

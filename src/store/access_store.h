@@ -85,6 +85,7 @@ struct AuditFilter {
   std::optional<std::string> catalog;
   std::optional<std::string> principal;
   std::optional<std::string> operation;
+  std::optional<std::string> outcome;        // success, fenced, or an error kind (CommitFailed…)
   std::optional<std::string> object_prefix;  // matches object starting with this text
   std::optional<int64_t> since_ms;          // inclusive
   std::optional<int64_t> until_ms;          // exclusive

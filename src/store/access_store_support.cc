@@ -49,6 +49,7 @@ AuditQuery BuildAuditQuery(const AuditFilter& filter) {
   text("catalog", filter.catalog);
   text("principal", filter.principal);
   text("operation", filter.operation);
+  text("outcome", filter.outcome);
   if (filter.object_prefix && !filter.object_prefix->empty()) {
     // A byte-wise prefix test: LIKE would need escaping and is case-insensitive in SQLite.
     query.params.emplace_back(*filter.object_prefix);

@@ -257,15 +257,16 @@ class CatalogStore : public IdempotencyStore,
   virtual Status ForgetDroppedObject(const CatalogScope& scope, const std::string& drop_id,
                                      const AuditEntry* audit = nullptr) = 0;
   // Sets (or with '' clears) the object's fence: an opaque document the catalog keeps beside
-  // the pointer (catalog/foreign_writers.h). kNoSuchTable/kNoSuchView when it is missing.
+  // the pointer (catalog/foreign_writers.h), with `audit` in the same transaction.
+  // kNoSuchTable/kNoSuchView when it is missing.
   virtual Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                          const std::string& fence) = 0;
+                          const std::string& fence, const AuditEntry* audit = nullptr) = 0;
   // Marks (or with '' clears) the object as moving to another catalog: an opaque document
   // (catalog/table_moves.cc). While it is set, SwapPointer and CommitTransaction refuse to move
   // the pointer (kCommitFailed), so no commit that was prepared before the mark can land after
-  // it. kNoSuchTable/kNoSuchView when it is missing.
+  // it. `audit` is written in the same transaction. kNoSuchTable/kNoSuchView when it is missing.
   virtual Status SetMoving(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                           const std::string& moving) = 0;
+                           const std::string& moving, const AuditEntry* audit = nullptr) = 0;
   // Every object carrying a fence, ordered by realm, catalog, namespace and name (admin).
   virtual Result<std::vector<FencedObject>> ListFences() = 0;
   virtual Status RenameObject(const CatalogScope& scope, const Identifier& from,
@@ -276,14 +277,15 @@ class CatalogStore : public IdempotencyStore,
   // its fence and its location claims, in one transaction. The files stay where they are, so
   // the claims keep the catalog whose locations hold them as their host
   // (LocationClaim::host_catalog: the source, or the host it already had; none once the object
-  // is back in its host). `grants` runs in the source catalog (the target's roles are others).
+  // is back in its host). `grants` runs in the source catalog (the target's roles are others);
+  // `audits` (each catalog's half) are written in the same transaction.
   // kNoSuchTable/kNoSuchView, kCommitFailed (the pointer is no longer `expected_location`, or
   // the object is moving out), kNoSuchNamespace (target), kAlreadyExists (target name taken),
   // kLocationConflict.
   virtual Status MoveObject(const CatalogScope& from_scope, const Identifier& from,
                             const CatalogScope& to_scope, const Identifier& to, ObjectKind kind,
                             const std::string& expected_location,
-                            const AuditEntry* audit = nullptr,
+                            std::span<const AuditEntry> audits = {},
                             const GrantsPlan* grants = nullptr) = 0;
   // All swaps or none, in one database transaction (with all `audits`, when given).
   virtual Status CommitTransaction(const CatalogScope& scope,

@@ -13,6 +13,20 @@ import pyarrow as pa
 SCHEMA = pa.schema([pa.field("id", pa.int64()), pa.field("name", pa.string())])
 
 
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one series in a Prometheus text exposition (0 when absent)."""
+    for line in text.splitlines():
+        if line.startswith("#") or not line.startswith(name):
+            continue
+        m = re.fullmatch(r"([a-z_]+)(\{(.*)\})? (\S+)", line)
+        if not m or m.group(1) != name:
+            continue
+        got = dict(re.findall(r'([a-z_]+)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
+        if got == labels:
+            return float(m.group(4))
+    return 0.0
+
+
 def rows(ids, schema: pa.Schema = SCHEMA) -> pa.Table:
     ids = list(ids)
     return pa.Table.from_pydict({"id": ids, "name": [f"n{i}" for i in ids]}, schema=schema)

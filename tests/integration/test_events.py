@@ -172,6 +172,35 @@ def test_every_change_is_one_event_in_commit_order_readable_with_a_cursor(lake):
     assert len(in_catalog) >= 6
 
 
+def test_moving_a_table_is_an_event_in_each_catalog_and_a_refused_move_is_none(lake, tmp_path):
+    """The administrative changes of a move are events like any other: the move-out mark, its
+    cancellation, and a move to another catalog (one event in each catalog's feed); a move that
+    is refused leaves none. That each is written in its change's own transaction is the store
+    contract's test (MovingMarksFencesAndMovesWriteTheirAuditRowsOrNone)."""
+    srv, admin, cat, catalog = lake
+    other = f"ev_{uuid.uuid4().hex[:6]}"
+    base = (tmp_path / "wh2").resolve()
+    base.mkdir()
+    admin.create_catalog(other, base.as_uri())
+    dst = RestCatalog("d", uri=srv.uri, warehouse=other,
+                      **firn_auth.pyiceberg_auth_properties(srv.uri))
+    dst.create_namespace("lake")
+    dst.create_table("lake.taken", schema=rows([]).schema)
+    cat.create_namespace("db")
+    cat.create_table("db.t", schema=rows([]).schema)
+    start = feed(admin, "latest")["next"]
+    table = f"/catalogs/{catalog}/namespaces/db/tables/t"
+    admin.ok("POST", f"{table}/move-out", json={})
+    admin.ok("DELETE", f"{table}/move-out", expect=(200, 204))
+    r = admin.request("POST", f"{table}/move", json={"toCatalog": other, "toNamespace": ["lake"],
+                                                     "toName": "taken"})
+    assert r.status_code == 409, r.text
+    admin.ok("POST", f"{table}/move", json={"toCatalog": other, "toNamespace": ["lake"]})
+    got = [(e["type"], e["data"]["catalog"]) for e in feed(admin, start)["events"]]
+    assert got == [("firn.moveTableOut", catalog), ("firn.cancelTableMove", catalog),
+                   ("firn.moveTable", catalog), ("firn.moveTable", other)], got
+
+
 def test_the_feed_refuses_bad_cursors_and_callers_without_the_privilege(lake):
     srv, admin, _, catalog = lake
     for bad in ["abc", "1-", "-1-2", "1-2-3", "99999999999999999999-1", "1;DROP"]:

@@ -13,7 +13,7 @@ import pytest
 
 import firn_auth
 from conftest import FIRN_BINARY, free_port, make_catalog
-from helpers import SCHEMA, rows
+from helpers import SCHEMA, rows, sample
 
 pytestmark = pytest.mark.firn_only("operations routes (issue 14)")
 
@@ -24,20 +24,6 @@ def get(srv, path: str) -> tuple[int, str, dict]:
             return r.status, r.read().decode(), dict(r.headers)
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode(), dict(e.headers)
-
-
-def sample(text: str, name: str, **labels: str) -> float:
-    """The value of one series (0 when absent)."""
-    for line in text.splitlines():
-        if line.startswith("#") or not line.startswith(name):
-            continue
-        m = re.fullmatch(r"([a-z_]+)(\{(.*)\})? (\S+)", line)
-        if not m or m.group(1) != name:
-            continue
-        got = dict(re.findall(r'([a-z_]+)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
-        if got == labels:
-            return float(m.group(4))
-    return 0.0
 
 
 def test_health_and_ready_answer_without_a_token(server):

@@ -19,11 +19,13 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.exceptions import CommitFailedException, TableAlreadyExistsError
 
+import firn_auth
 from conftest import FIRN_BINARY, make_catalog
-from helpers import SCHEMA, deployment_of, ids_of, local_path, rows
+from helpers import SCHEMA, deployment_of, ids_of, local_path, rows, sample
 
 pytestmark = pytest.mark.firn_only
 
@@ -148,6 +150,10 @@ def forked(fresh_server, tmp_path):
 
 def test_a_foreign_commit_fences_the_table_and_keep_ours_resumes(forked):
     srv, firn, other = forked
+    admin = firn_auth.Management(srv.uri)
+    fenced_before = sample(requests.get(f"{srv.uri}/metrics", timeout=10).text,
+                           "firn_foreign_writers_total")
+    events_from = admin.ok("GET", "/events", params={"after": "latest"}).json()["next"]
     tbl = firn.load_table("lake.events")
     foreign = other.load_table("lake.events").metadata_location
     files_before = metadata_files(tbl)
@@ -170,6 +176,11 @@ def test_a_foreign_commit_fences_the_table_and_keep_ours_resumes(forked):
                             f"sqlite://{srv.data_dir / 'firn.db'}", "--operation",
                             "updateTable"], capture_output=True, text=True, timeout=60)
     assert "fenced" in audit.stdout, audit.stdout[-2000:]
+    # An operator finds fences by their outcome, and counts them on /metrics.
+    fences = admin.ok("GET", "/audit", params={"outcome": "fenced"}).json()["entries"]
+    assert [(e["object"], e["outcome"]) for e in fences] == [("table lake.events", "fenced")]
+    assert sample(requests.get(f"{srv.uri}/metrics", timeout=10).text,
+                  "firn_foreign_writers_total") == fenced_before + 1
 
     # A fenced table's files may be the other catalog's too: no purge until it is resolved.
     with pytest.raises(Exception) as no_purge:  # noqa: B017 - PyIceberg's class for a 409 drop
@@ -178,6 +189,10 @@ def test_a_foreign_commit_fences_the_table_and_keep_ours_resumes(forked):
     assert metadata_files(tbl) == files_before
     kept = firn_admin(srv, "fence", "keep-ours", "--table", "lake.events")
     assert kept.returncode == 0, kept.stderr
+    # The fence is no change event (a refusal); its resolution is one.
+    events = admin.ok("GET", "/events", params={"after": events_from}).json()["events"]
+    assert [(e["type"], e["subject"]) for e in events] == \
+        [("firn.resolveFence", "table lake.events")], events
     tbl = firn.load_table("lake.events")
     tbl.append(rows([5]))
     tbl.append(rows([6]))  # the acknowledged file does not fence again

@@ -582,12 +582,13 @@ class SqlCatalogStore final : public CatalogStore {
 
   Status MoveObject(const CatalogScope& from_scope, const Identifier& from,
                     const CatalogScope& to_scope, const Identifier& to, ObjectKind kind,
-                    const std::string& expected_location, const AuditEntry* audit = nullptr,
+                    const std::string& expected_location,
+                    std::span<const AuditEntry> audits = {},
                     const GrantsPlan* grants = nullptr) override {
     if (from_scope.realm != to_scope.realm) {
       return Fail(ErrorKind::kBadRequest, "A table or view moves only inside its realm");
     }
-    return Write(Audits(audit), WriteMode::kTransaction, [&](Session& s) -> Status {
+    return Write(audits, WriteMode::kTransaction, [&](Session& s) -> Status {
       FIRN_RETURN_IF_ERROR(RunGrantsPlan(s, from_scope, grants, ""));
       FIRN_ASSIGN_OR_RETURN(
           auto source, FindObject(s, from_scope, from,
@@ -951,8 +952,8 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status SetFence(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                  const std::string& fence) override {
-    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+                  const std::string& fence, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kIdempotent, [&](Session& s) -> Status {
       FIRN_ASSIGN_OR_RETURN(int64_t changed,
                             s.Exec(sql::kSetFence, {scope.realm, scope.catalog,
                                                     NamespaceKey(id.ns), id.name,
@@ -963,8 +964,8 @@ class SqlCatalogStore final : public CatalogStore {
   }
 
   Status SetMoving(const CatalogScope& scope, const Identifier& id, ObjectKind kind,
-                   const std::string& moving) override {
-    return runner_->Write(WriteMode::kIdempotent, [&](Session& s) -> Status {
+                   const std::string& moving, const AuditEntry* audit = nullptr) override {
+    return Write(Audits(audit), WriteMode::kIdempotent, [&](Session& s) -> Status {
       FIRN_ASSIGN_OR_RETURN(int64_t changed,
                             s.Exec(sql::kSetMoving, {scope.realm, scope.catalog,
                                                      NamespaceKey(id.ns), id.name,

@@ -15,13 +15,6 @@
 namespace firn::store::testing {
 namespace {
 
-#define ASSERT_OK(expr)                                                         \
-  do {                                                                          \
-    auto&& ok_result_ = (expr);                                                 \
-    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / "              \
-                            << ok_result_.error().detail;                       \
-  } while (0)
-
 constexpr int64_t kNow = 1'700'000'000'000;
 
 AccessRecord Key(AccessKind kind, std::string name, std::string scope = "",
@@ -68,16 +61,6 @@ std::vector<std::string> Operations(const std::vector<AuditEntry>& entries) {
   std::vector<std::string> out;
   for (const auto& e : entries) out.push_back(e.operation);
   return out;
-}
-
-// Every audit row, oldest first.
-std::vector<AuditEntry> AllAudit(CatalogStore& store) {
-  AuditFilter filter;
-  filter.after_id = 0;
-  filter.limit = 1000;
-  auto rows = store.ListAudit(filter);
-  EXPECT_TRUE(rows) << rows.error().message << " / " << rows.error().detail;
-  return rows ? *rows : std::vector<AuditEntry>{};
 }
 
 const AccessRecord* Find(const AccessRows& rows, AccessKind kind, const std::string& name) {
@@ -432,7 +415,8 @@ TEST_P(CatalogStoreContractTest, UnauditedWritesAppendNoRows) {
 
 class AuditRows {
  public:
-  // Six rows at times 100..600 over two realms, two principals, two operations.
+  // Six rows at times 100..600 over two realms, two principals, two operations; the one at 200
+  // was refused.
   static void Fill(CatalogStore& store) {
     struct Row { const char* realm; const char* catalog; const char* principal;
                  const char* operation; const char* object; int64_t at; };
@@ -452,7 +436,7 @@ class AuditRows {
       entry.operation = row.operation;
       entry.object = row.object;
       entry.at_ms = row.at;
-      entry.outcome = "success";
+      entry.outcome = row.at == 200 ? "CommitFailed" : "success";
       ASSERT_TRUE(store.AppendAudit(entry));
     }
   }
@@ -484,6 +468,9 @@ TEST_P(CatalogStoreContractTest, ListAuditIsNewestFirstAndFiltersByEveryField) {
   AuditFilter operation;
   operation.operation = "createTable";
   EXPECT_EQ(Times(store_->ListAudit(operation)), (std::vector<int64_t>{300}));
+  AuditFilter refused;
+  refused.outcome = "CommitFailed";
+  EXPECT_EQ(Times(store_->ListAudit(refused)), (std::vector<int64_t>{200}));
   AuditFilter prefix;  // a byte-wise prefix: "table db." does not match "table dbx."
   prefix.object_prefix = "table db.";
   EXPECT_EQ(Times(store_->ListAudit(prefix)), (std::vector<int64_t>{400, 200, 100}));

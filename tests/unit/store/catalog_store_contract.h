@@ -12,10 +12,29 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "store/store.h"
 
+// Asserts that a Status or Result is OK, printing the error when it is not.
+#define ASSERT_OK(expr)                                                         \
+  do {                                                                          \
+    auto&& ok_result_ = (expr);                                                 \
+    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / "              \
+                            << ok_result_.error().detail;                       \
+  } while (0)
+
 namespace firn::store::testing {
+
+// Every audit row, oldest first.
+inline std::vector<AuditEntry> AllAudit(CatalogStore& store) {
+  AuditFilter filter;
+  filter.after_id = 0;
+  filter.limit = 1000;
+  auto rows = store.ListAudit(filter);
+  EXPECT_TRUE(rows) << rows.error().message << " / " << rows.error().detail;
+  return rows ? *rows : std::vector<AuditEntry>{};
+}
 
 // A fresh, empty database for one test. Open() may be called again after the previous store
 // is destroyed, to check that state survives a reopen.

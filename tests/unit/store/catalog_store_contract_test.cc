@@ -12,13 +12,6 @@
 namespace firn::store::testing {
 namespace {
 
-#define ASSERT_OK(expr)                                                         \
-  do {                                                                          \
-    auto&& ok_result_ = (expr);                                                 \
-    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / "              \
-                            << ok_result_.error().detail;                       \
-  } while (0)
-
 template <typename R>
 void ExpectError(const R& result, ErrorKind kind, const std::string& message) {
   ASSERT_FALSE(result) << "expected " << ErrorKindName(kind) << ": " << message;

@@ -16,13 +16,6 @@
 namespace firn::store::testing {
 namespace {
 
-#define ASSERT_OK(expr)                                                         \
-  do {                                                                          \
-    auto&& ok_result_ = (expr);                                                 \
-    ASSERT_TRUE(ok_result_) << ok_result_.error().message << " / "              \
-                            << ok_result_.error().detail;                       \
-  } while (0)
-
 AuditEntry Change(const CatalogScope& scope, std::string operation, std::string object) {
   AuditEntry e;
   e.realm = scope.realm;

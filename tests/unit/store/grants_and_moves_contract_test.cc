@@ -311,5 +311,63 @@ TEST_P(CatalogStoreContractTest, AMoveIsRefusedWithoutLossWhenItCannotHappen) {
   }
 }
 
+// The moving mark, the fence and a move carry their audit rows (the change events) in their own
+// transaction: a refused change writes none, so an event never tells of a change that did not
+// happen, and a change that happened never lacks its event (docs/events.md).
+TEST_P(CatalogStoreContractTest, MovingMarksFencesAndMovesWriteTheirAuditRowsOrNone) {
+  const CatalogScope src{scope_.realm, "src"};
+  const CatalogScope dst{scope_.realm, "dst"};
+  TwoCatalogs(*store_, src, dst);
+  const std::string m1 = "s3://b/src/a/t/metadata/1.json";
+  auto row = [](const CatalogScope& scope, std::string operation) {
+    AuditEntry e;
+    e.realm = scope.realm;
+    e.catalog = scope.catalog;
+    e.principal = "root";
+    e.operation = std::move(operation);
+    e.object = "table a.t";
+    e.outcome = "success";
+    return e;
+  };
+  const size_t before = AllAudit(*store_).size();
+  auto operations_since = [&] {
+    std::vector<std::string> out;
+    auto all = AllAudit(*store_);
+    for (size_t i = before; i < all.size(); ++i) {
+      out.push_back(all[i].catalog + ":" + all[i].operation);
+    }
+    return out;
+  };
+
+  // Refused: a missing table is neither marked nor fenced, and no row tells otherwise.
+  const AuditEntry mark = row(src, "moveTableOut");
+  EXPECT_EQ(store_->SetMoving(src, {{"a"}, "nope"}, kTable, R"({"to":"b"})", &mark).error().kind,
+            ErrorKind::kNoSuchTable);
+  const AuditEntry fence = row(src, "detectForeignWriter");
+  EXPECT_EQ(store_->SetFence(src, {{"a"}, "nope"}, kTable, R"({"state":"fenced"})", &fence)
+                .error()
+                .kind,
+            ErrorKind::kNoSuchTable);
+  // Refused: the target name is taken; neither half of the move is recorded.
+  ASSERT_TRUE(store_->CreateObject(dst, {{"x"}, "taken"}, kTable, "s3://b/dst/x/taken/m.json"));
+  const std::vector<AuditEntry> halves{row(src, "moveTable"), row(dst, "moveTable")};
+  EXPECT_EQ(store_->MoveObject(src, {{"a"}, "t"}, dst, {{"x"}, "taken"}, kTable, m1, halves)
+                .error()
+                .kind,
+            ErrorKind::kAlreadyExists);
+  EXPECT_EQ(operations_since(), std::vector<std::string>{});
+
+  // Done: each change with its row, a move with both catalogs' halves.
+  ASSERT_OK(store_->SetMoving(src, {{"a"}, "t"}, kTable, R"({"to":"b"})", &mark));
+  const AuditEntry cancel = row(src, "cancelTableMove");
+  ASSERT_OK(store_->SetMoving(src, {{"a"}, "t"}, kTable, "", &cancel));
+  ASSERT_OK(store_->SetFence(src, {{"a"}, "t"}, kTable, R"({"state":"kept"})", &fence));
+  ASSERT_OK(store_->MoveObject(src, {{"a"}, "t"}, dst, {{"x"}, "t"}, kTable, m1, halves));
+  EXPECT_EQ(operations_since(),
+            (std::vector<std::string>{"src:moveTableOut", "src:cancelTableMove",
+                                      "src:detectForeignWriter", "src:moveTable",
+                                      "dst:moveTable"}));
+}
+
 }  // namespace
 }  // namespace firn::store::testing

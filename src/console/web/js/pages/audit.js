@@ -4,7 +4,7 @@ import * as api from "../api.js";
 import { code, dataTable, details, errorBox, fmtTime, h, kv, onSubmit, replace, section } from "../dom.js";
 import { link } from "../links.js";
 
-const FILTERS = ["catalog", "principal", "operation", "objectPrefix", "since", "until", "limit", "order"];
+const FILTERS = ["catalog", "principal", "operation", "outcome", "objectPrefix", "since", "until", "limit", "order"];
 
 // datetime-local value (local time) ↔ epoch ms
 function toMs(local) {
@@ -37,6 +37,7 @@ export async function auditPage(page, _params, query) {
     input("catalog", "Catalog"),
     input("principal", "Principal"),
     input("operation", "Operation", { placeholder: "e.g. updateTable" }),
+    input("outcome", "Outcome", { placeholder: "e.g. success, CommitFailed" }),
     input("objectPrefix", "Object starts with", { placeholder: "e.g. table db.t" }),
     input("since", "Since (local time)", { type: "datetime-local", step: 1 }),
     input("until", "Until (local time)", { type: "datetime-local", step: 1 }),
@@ -52,7 +53,8 @@ export async function auditPage(page, _params, query) {
   page.append(h("h1", {}, "Audit trail"), section("Filter", form), h("section", {}, results));
 
   const q = {
-    catalog: f.catalog, principal: f.principal, operation: f.operation, objectPrefix: f.objectPrefix,
+    catalog: f.catalog, principal: f.principal, operation: f.operation, outcome: f.outcome,
+    objectPrefix: f.objectPrefix,
     since: toMs(f.since), until: toMs(f.until), limit: f.limit,
   };
   const rows = [];
