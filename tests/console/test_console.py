@@ -18,6 +18,7 @@ from pyiceberg.catalog.rest import RestCatalog
 import firn_auth
 from firn_auth import Management
 from helpers import rows
+from webhooks import Receiver
 
 SESSION_KEY = "firn.console.session"
 XSS = '<img src=x onerror="window.__firnXss=1">'
@@ -183,6 +184,60 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     assert firn_auth.admin_credentials().client_secret not in log and session["token"] not in log
 
 
+def test_admin_adds_an_event_sink_watches_it_deliver_and_deletes_it(console, world, tag):
+    """Through the console an admin adds a webhook to a real receiver on loopback (its secret
+    typed once: the page and the server's log never show it), sees its delivery state once a
+    change in the catalog reached the receiver, and deletes it."""
+    page, catalog = console.page, world["catalog"]
+    name, secret = f"hook_{tag}", f"whsec-console-{tag}-" + "s" * 16
+    receiver = Receiver()
+    try:
+        console.open()
+        page.wait_for_selector("#login-form")
+        console.login(firn_auth.admin_credentials())
+        page.wait_for_selector("#logout:visible")
+        console.go("#/events")
+        page.wait_for_selector("#sink-form")
+        page.fill("#sink-form input[name=name]", name)
+        page.fill("#sink-form input[name=url]", receiver.url)
+        page.fill("#sink-form input[name=secret]", secret)
+        page.fill("#sink-form input[name=catalog]", catalog)
+        page.fill("#sink-form input[name=operations]", "createNamespace")
+        page.click("#sink-create")
+        wait_text(console, "[data-testid=event-sinks] .sink-name", name)
+        sink = world["admin"].ok("GET", f"/event-sinks/{name}").json()
+        assert sink["signed"] is True and sink["catalog"] == catalog, sink
+        assert sink["operations"] == ["createNamespace"], sink
+
+        # A change in the catalog reaches the receiver; the page shows it delivered.
+        cat = RestCatalog("c", uri=console.srv.uri, warehouse=catalog,
+                          **firn_auth.pyiceberg_auth_properties(console.srv.uri))
+        cat.create_namespace(f"hooked_{tag}")
+        deadline = time.time() + 30
+        while not receiver.events() and time.time() < deadline:
+            time.sleep(0.1)
+        assert [e["subject"] for e in receiver.events()] == [f"namespace hooked_{tag}"]
+        row = page.locator("[data-testid=event-sinks] tr", has_text=name)
+        while time.time() < deadline:
+            page.reload()
+            row.locator(".sink-delivered").wait_for()
+            if row.locator(".sink-delivered").inner_text().startswith("1 delivered"):
+                break
+            time.sleep(0.3)
+        assert row.locator(".sink-delivered").inner_text().startswith("1 delivered")
+        assert "ok, last" in row.locator(".sink-state").inner_text()
+        assert secret not in page.content()
+        console.screenshot("event-sinks")
+
+        page.click(f"button[data-sink='{name}']")
+        row.wait_for(state="detached")
+        listed = world["admin"].ok("GET", "/event-sinks").json()["eventSinks"]
+        assert name not in [s["name"] for s in listed]
+        assert secret not in console.srv.log_path.read_text(errors="replace")
+    finally:
+        receiver.close()
+
+
 def test_principal_without_grants_sees_no_tables_and_no_principals(console, world, tag):
     """The attack: a principal with no grants logs in and goes straight to the catalog's
     namespace, table, principals and audit pages. The API refuses each; the console shows the
@@ -230,6 +285,11 @@ def test_principal_without_grants_sees_no_tables_and_no_principals(console, worl
     page.locator("main .error").first.wait_for()
     assert "ForbiddenException" in page.locator("main .error").first.inner_text()
     assert "events" not in console.text()
+
+    console.go("#/events")
+    page.locator("main .error").first.wait_for()
+    assert "ForbiddenException" in page.locator("main .error").first.inner_text()
+    assert page.locator("[data-testid=event-sinks]").count() == 0
 
 
 def test_a_token_the_server_no_longer_accepts_ends_the_session(console, world, tag):

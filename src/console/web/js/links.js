@@ -18,6 +18,7 @@ export const link = {
   principalRole: (r) => `#/principal-roles/${e(r)}`,
   audit: (query) => `#/audit${queryString(query)}`,
   metrics: (query) => `#/metrics${queryString(query)}`,
+  events: () => "#/events",
 };
 
 function queryString(query) {

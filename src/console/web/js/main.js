@@ -14,6 +14,7 @@ import {
 } from "./pages/roles.js";
 import { auditPage } from "./pages/audit.js";
 import { metricsPage } from "./pages/metrics.js";
+import { eventsPage } from "./pages/events.js";
 
 const ROUTES = [
   ["catalogs", catalogsPage],
@@ -29,6 +30,7 @@ const ROUTES = [
   ["principal-roles/:role", principalRolePage],
   ["audit", auditPage],
   ["metrics", metricsPage],
+  ["events", eventsPage],
 ].map(([pattern, render]) => ({ parts: pattern.split("/"), render }));
 
 const view = document.getElementById("view");
