@@ -70,6 +70,8 @@ struct ManagementOptions {
   std::shared_ptr<const auth::KeyEncryptionKeys> keks;
   // Names this deployment in change events' `source`.
   std::string deployment_id;
+  // Where event sinks may point (events/sink_urls.h; --event-sink-urls). Empty = any URL.
+  std::vector<std::string> sink_urls;
 };
 
 // A webhook to create (createEventSink).

@@ -1,31 +1,16 @@
 // ManagementService: the change feed and its webhooks (docs/events.md).
-#include <algorithm>
 
 #include "access/management_service_internal.h"
 #include "common/clock.h"
 #include "common/macros.h"
 #include "events/change_events.h"
+#include "events/sink_urls.h"
 
 namespace firn::access {
 namespace {
 
-constexpr size_t kMaxUrlBytes = 2048;
 constexpr size_t kMinSecretBytes = 16;
 constexpr size_t kMaxSecretBytes = 1024;
-
-Status ValidateUrl(std::string_view url) {
-  const bool http = url.starts_with("http://") || url.starts_with("https://");
-  const size_t host = url.find("://") + 3;
-  if (!http || url.size() <= host || url.size() > kMaxUrlBytes || url[host] == '/') {
-    return Fail(ErrorKind::kBadRequest,
-                "Invalid url: an event sink needs an http:// or https:// URL with a host (at most " +
-                    std::to_string(kMaxUrlBytes) + " bytes)");
-  }
-  if (std::any_of(url.begin(), url.end(), [](unsigned char c) { return c <= 0x20 || c == 0x7f; })) {
-    return Fail(ErrorKind::kBadRequest, "Invalid url: it contains spaces or control characters");
-  }
-  return Ok();
-}
 
 Status ValidateOperations(const std::vector<std::string>& operations) {
   for (const std::string& name : operations) {
@@ -72,7 +57,7 @@ Result<store::EventSink> ManagementService::CreateEventSink(const ManagementCont
   const auth::Operation op = auth::Operation::kCreateEventSink;
   FIRN_RETURN_IF_ERROR(Require(ctx, op));
   FIRN_RETURN_IF_ERROR(mgmt::ValidateName("event sink", spec.name));
-  FIRN_RETURN_IF_ERROR(ValidateUrl(spec.url));
+  FIRN_RETURN_IF_ERROR(events::CheckSinkUrl(spec.url, options_.sink_urls));
   FIRN_RETURN_IF_ERROR(ValidateOperations(spec.operations));
   if (!spec.catalog.empty()) FIRN_RETURN_IF_ERROR(mgmt::ValidateName("catalog", spec.catalog));
   store::EventSink sink;
@@ -106,7 +91,7 @@ Result<store::EventSink> ManagementService::CreateEventSink(const ManagementCont
   const std::string object = "event-sink " + spec.name;
   store::AuditEntry audit = mgmt::MakeAudit(ctx, op, "", object);
   audit.outcome = std::string(mgmt::kSuccess);
-  audit.detail = "to " + spec.url.substr(0, spec.url.find_first_of("?#"));
+  audit.detail = "to " + events::RedactedSinkUrl(spec.url);
   if (auto st = catalogs_.CreateEventSink(sink, &audit); !st) {
     Error e = mgmt::MapStoreError(st.error(), object);
     AuditFailure(ctx, op, "", object, e);

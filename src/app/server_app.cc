@@ -28,6 +28,7 @@
 #include "common/metrics.h"
 #include "common/uuid.h"
 #include "console/console_routes.h"
+#include "events/sink_urls.h"
 #include "events/webhook_delivery.h"
 #include "http/heap_trim.h"
 #include "http/router.h"
@@ -280,10 +281,14 @@ int RunServer(ServerConfig config) {
   management_options.storage_names = std::move(storage_names);
   management_options.keks = *keks;
   management_options.deployment_id = *deployment;
+  auto sink_urls = events::ParseSinkUrlPrefixes(config.event_sink_urls);
+  if (!sink_urls) return fail(sink_urls.error());
+  management_options.sink_urls = *sink_urls;
   access::ManagementService management(*store, *store, access_state, management_options);
   // Change events to webhooks (docs/events.md): any instance delivers to any sink, one at a time.
   events::WebhookOptions webhook_options;
   webhook_options.deployment_id = *deployment;
+  webhook_options.allowed_urls = *sink_urls;
   if (config.test_mode) {
     if (const char* lease = std::getenv("FIRN_TEST_WEBHOOK_LEASE_MS")) {
       webhook_options.lease = std::chrono::milliseconds(std::max<long long>(std::atoll(lease), 100));

@@ -13,6 +13,7 @@
 #include "catalog/location_policy.h"
 #include "common/macros.h"
 #include "common/strings.h"
+#include "events/sink_urls.h"
 #include "store/postgres/postgres_catalog_store.h"
 
 namespace firn::app {
@@ -92,6 +93,7 @@ const std::map<std::string, Setter>& Setters() {
       {"data_dir", StringSetter(&ServerConfig::data_dir)},
       {"listen", StringSetter(&ServerConfig::listen)},
       {"ops_listen", StringSetter(&ServerConfig::ops_listen)},
+      {"event_sink_urls", StringSetter(&ServerConfig::event_sink_urls)},
       {"db", StringSetter(&ServerConfig::db_url)},
       {"db_password", SecretSetter(&ServerConfig::db_password)},
       {"db_password_file", SecretFileSetter("db_password_file", &ServerConfig::db_password)},
@@ -316,6 +318,9 @@ Status Finalize(ServerConfig& config) {
                 "oidc-issuer needs oidc-audience (the \"aud\" Firn's tokens must carry)");
   }
   if (config.oidc_realm.empty()) config.oidc_realm = config.default_realm;
+  if (auto urls = events::ParseSinkUrlPrefixes(config.event_sink_urls); !urls) {
+    return std::unexpected(urls.error());
+  }
   if (config.max_inflight_body_bytes < config.max_body_bytes) {
     // Otherwise a body within max_body_bytes could never be read.
     return Fail(ErrorKind::kIllegalArgument,

@@ -81,6 +81,9 @@ struct ServerConfig {
   // HOST:PORT of a separate listener for /health, /ready and /metrics (docs/operations.md);
   // when set they leave the API listener. "" = served beside the API.
   std::string ops_listen;
+  // Where event sinks may point: comma-separated URL prefixes (docs/events.md, "Where sinks may
+  // point"). "" = any http(s) URL.
+  std::string event_sink_urls;
   std::string realm_header = "Polaris-Realm";
   std::string default_realm = "default";
   int64_t token_lifetime = 3600;  // seconds, >= kMinTokenLifetimeSeconds outside test mode

@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
   setting("oidc-realm", "Realm of external tokens (default: the default realm)");
   setting("ops-listen", "HOST:PORT of a separate listener for /health, /ready and /metrics "
           "(then not served on --listen; default: beside the API)");
+  setting("event-sink-urls", "Comma-separated URL prefixes webhooks may point to (default: any "
+          "http(s) URL; docs/events.md)");
   serve->add_option("--metrics", setting_flags["metrics"],
                     "on (default) | off: GET /metrics and request counting "
                     "(docs/operations.md)");

@@ -10,6 +10,7 @@
 #include "common/metrics.h"
 #include "common/strings.h"
 #include "events/change_events.h"
+#include "events/sink_urls.h"
 #include "io/http_client.h"
 
 namespace firn::events {
@@ -134,7 +135,10 @@ bool WebhookDelivery::Deliver(const store::EventSink& sink) {
 
   std::optional<Secret> secret;
   std::string failure;
-  if (!sink.secret.empty()) {
+  // Checked on every delivery: a sink made before the operator narrowed the list waits.
+  if (auto allowed = CheckSinkUrl(sink.url, options_.allowed_urls); !allowed) {
+    failure = allowed.error().message;
+  } else if (!sink.secret.empty()) {
     auto opened = keks_ ? OpenSinkSecret(*keks_, sink.realm, sink.name, sink.secret)
                         : Result<Secret>(Fail(ErrorKind::kNotAuthorized,
                                               "no key-encryption key is configured"));

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "auth/key_encryption.h"
 #include "store/store.h"
@@ -39,6 +40,8 @@ struct WebhookOptions {
   std::chrono::milliseconds max_backoff{300000};
   int batch = 100;  // events read per attempt
   std::string deployment_id;
+  // Where sinks may point (sink_urls.h), checked before each delivery; empty = any URL.
+  std::vector<std::string> allowed_urls;
 };
 
 class WebhookDelivery {

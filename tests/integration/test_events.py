@@ -290,6 +290,53 @@ def test_a_kill_9_between_commit_and_delivery_loses_no_committed_change(server_f
     assert first_seen == acknowledged, "delivered out of commit order"
 
 
+def test_sinks_point_only_where_the_operator_allows(server_factory, tmp_path, receiver):
+    """The attack: a service admin points a webhook at an address inside the network (a cloud
+    metadata endpoint, a database port). With --event-sink-urls the server refuses every URL
+    outside its prefixes, however it is dressed up; and a sink made before the operator set
+    the list is held back at delivery (no request leaves), its events kept, not lost."""
+    elsewhere = Receiver()  # a destination the operator does not allow
+    try:
+        srv = server_factory(env={"FIRN_TEST_MODE": "on", "FIRN_TEST_WEBHOOK_LEASE_MS": "500"})
+        admin = Management(srv.uri)
+        base = (tmp_path / "wh").resolve()
+        base.mkdir()
+        admin.create_catalog("allow", base.as_uri())
+        # Before the list: a sink to the other destination is accepted.
+        admin.ok("POST", "/event-sinks", json={"name": "early", "url": elsewhere.url})
+        srv.stop()
+        allowed = receiver.url.rsplit("/", 1)[0] + "/"  # http://127.0.0.1:<port>/
+        srv.args += ["--event-sink-urls", allowed]
+        srv.start()
+        host = allowed[len("http://"):-1]
+        for url in (elsewhere.url, f"http://{host}.evil.test/hook",
+                    f"http://{host}@169.254.169.254/latest/meta-data/",
+                    f"https://{host}/hook", "http://169.254.169.254/latest/meta-data/"):
+            r = admin.request("POST", "/event-sinks", json={"name": "late", "url": url})
+            assert r.status_code == 400, (url, r.text)
+            assert "--event-sink-urls" in r.text and url not in r.text, r.text
+        assert admin.request("GET", "/event-sinks/late").status_code == 404
+        admin.ok("POST", "/event-sinks", json={"name": "allowed", "url": receiver.url})
+
+        cat = RestCatalog("w", uri=srv.uri, warehouse="allow",
+                          **firn_auth.pyiceberg_auth_properties(srv.uri))
+        cat.create_namespace("after_the_list")
+        wait_for(lambda: any(e["subject"] == "namespace after_the_list"
+                             for e in receiver.events()), what="delivery to the allowed sink")
+        early = wait_for(lambda: (s := sink_state(admin, "early")["delivery"])["failures"] >= 1
+                         and s, what="the early sink held back")
+        assert "--event-sink-urls" in early["lastError"], early
+        assert early["delivered"] == 0 and elsewhere.events() == [] and elsewhere.refused == 0
+        # Its events wait: once the operator allows it again, they arrive.
+        srv.stop()
+        srv.args = [a for a in srv.args if a not in ("--event-sink-urls", allowed)]
+        srv.start()
+        wait_for(lambda: any(e["subject"] == "namespace after_the_list"
+                             for e in elsewhere.events()), what="the held events delivered")
+    finally:
+        elsewhere.close()
+
+
 def test_a_kek_rotation_reseals_webhook_secrets_and_signing_goes_on(lake, receiver):
     import os
     import sqlite3

@@ -10,6 +10,19 @@
 namespace firn::app {
 namespace {
 
+// A data directory for Finalize under the temporary directory, unique to this process.
+std::string TempDataDir(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()))).string();
+}
+
+// ApplyEnvironment with one variable set for the call only.
+Status ApplyEnvironmentWith(const char* name, const char* value, ServerConfig& config) {
+  ::setenv(name, value, 1);
+  Status st = ApplyEnvironment(config);
+  ::unsetenv(name);
+  return st;
+}
+
 class ServerConfigTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -58,11 +71,8 @@ TEST(ServerConfigLimitsTest, EachLimitIsASettingByNameFileAndEnvironment) {
   std::filesystem::remove(file);
   EXPECT_EQ(from_file.max_properties, 9u);
 
-  ::setenv("FIRN_MAX_PROPERTY_VALUE_BYTES", "1234", 1);
   ServerConfig from_env;
-  Status env = ApplyEnvironment(from_env);
-  ::unsetenv("FIRN_MAX_PROPERTY_VALUE_BYTES");
-  ASSERT_TRUE(env);
+  ASSERT_TRUE(ApplyEnvironmentWith("FIRN_MAX_PROPERTY_VALUE_BYTES", "1234", from_env));
   EXPECT_EQ(from_env.max_property_value_bytes, 1234u);
 }
 
@@ -93,9 +103,7 @@ TEST(ServerLimitsConfigTest, ConnectionAndBodyLimitsComeFromFileEnvironmentAndFl
   std::filesystem::remove(file);
   EXPECT_EQ(c.max_connections, 300);
   EXPECT_EQ(c.max_inflight_body_bytes, uint64_t{32} << 20);
-  ::setenv("FIRN_MAX_CONNECTIONS", "400", 1);
-  ASSERT_TRUE(ApplyEnvironment(c));
-  ::unsetenv("FIRN_MAX_CONNECTIONS");
+  ASSERT_TRUE(ApplyEnvironmentWith("FIRN_MAX_CONNECTIONS", "400", c));
   EXPECT_EQ(c.max_connections, 400);
   ASSERT_TRUE(ApplySetting("max-inflight-body-bytes", "50000000", c));  // a --flag
   EXPECT_EQ(c.max_inflight_body_bytes, 50000000u);
@@ -105,9 +113,7 @@ TEST(ServerLimitsConfigTest, ConnectionAndBodyLimitsComeFromFileEnvironmentAndFl
 
 TEST(ServerLimitsConfigTest, InflightBudgetBelowTheBodyLimitIsRefused) {
   ServerConfig c;
-  c.data_dir = (std::filesystem::temp_directory_path() /
-                ("firn_limits_dir_" + std::to_string(::getpid())))
-                   .string();
+  c.data_dir = TempDataDir("firn_limits_dir_");
   c.max_body_bytes = 16u << 20;
   c.max_inflight_body_bytes = 8u << 20;
   auto st = Finalize(c);
@@ -118,13 +124,30 @@ TEST(ServerLimitsConfigTest, InflightBudgetBelowTheBodyLimitIsRefused) {
   std::filesystem::remove_all(c.data_dir);
 }
 
+// --event-sink-urls is a setting by name and environment, and a malformed prefix stops the
+// start before anything is written (docs/events.md, "Where sinks may point").
+TEST(ServerConfigEventSinkUrlsTest, AMalformedPrefixIsRefusedAtStart) {
+  ServerConfig c;
+  c.data_dir = TempDataDir("firn_sink_urls_dir_");
+  ASSERT_TRUE(ApplySetting("event-sink-urls", "https://hooks.example.com/,hooks.internal", c));
+  auto st = Finalize(c);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().kind, ErrorKind::kIllegalArgument);
+  EXPECT_NE(st.error().message.find("--event-sink-urls"), std::string::npos);
+  ServerConfig env;
+  env.data_dir = c.data_dir;
+  ASSERT_TRUE(ApplyEnvironmentWith("FIRN_EVENT_SINK_URLS",
+                                   "https://hooks.example.com/,http://10.1.2.3:8080/in", env));
+  EXPECT_EQ(env.event_sink_urls, "https://hooks.example.com/,http://10.1.2.3:8080/in");
+  EXPECT_TRUE(Finalize(env));
+  std::filesystem::remove_all(c.data_dir);
+}
+
 // Production keeps its one-minute floor for --token-lifetime; only FIRN_TEST_MODE=on in the
 // environment admits shorter lifetimes (expiry tests), and no flag or config file can set it.
 TEST(ServerConfigTokenLifetimeTest, BelowAMinuteOnlyInTestModeFromTheEnvironment) {
   ServerConfig c;
-  c.data_dir = (std::filesystem::temp_directory_path() /
-                ("firn_lifetime_dir_" + std::to_string(::getpid())))
-                   .string();
+  c.data_dir = TempDataDir("firn_lifetime_dir_");
   ASSERT_TRUE(ApplySetting("token-lifetime", "5", c));  // a --flag; checked by Finalize
   auto st = Finalize(c);
   ASSERT_FALSE(st);
@@ -135,22 +158,16 @@ TEST(ServerConfigTokenLifetimeTest, BelowAMinuteOnlyInTestModeFromTheEnvironment
 
   EXPECT_FALSE(ApplySetting("test-mode", "on", c));  // not a setting: environment only
   EXPECT_FALSE(ApplySetting("token-lifetime", "0", c));  // below even test mode's floor
-  ::setenv("FIRN_TEST_MODE", "on", 1);
   ServerConfig test;
   test.data_dir = c.data_dir;
-  Status env = ApplyEnvironment(test);
-  ::unsetenv("FIRN_TEST_MODE");
-  ASSERT_TRUE(env);
+  ASSERT_TRUE(ApplyEnvironmentWith("FIRN_TEST_MODE", "on", test));
   EXPECT_TRUE(test.test_mode);
   ASSERT_TRUE(ApplySetting("token-lifetime", "5", test));
   EXPECT_TRUE(Finalize(test));
   EXPECT_EQ(test.token_lifetime, 5);
 
-  ::setenv("FIRN_TEST_MODE", "yes please", 1);
   ServerConfig garbage;
-  Status bad = ApplyEnvironment(garbage);
-  ::unsetenv("FIRN_TEST_MODE");
-  EXPECT_FALSE(bad);
+  EXPECT_FALSE(ApplyEnvironmentWith("FIRN_TEST_MODE", "yes please", garbage));
   EXPECT_FALSE(garbage.test_mode);
   std::filesystem::remove_all(c.data_dir);
 }
