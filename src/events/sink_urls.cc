@@ -24,6 +24,22 @@ Status CheckForm(std::string_view url) {
   return Ok();
 }
 
+// A path that a client would rewrite before sending ("/a/../b" goes to "/b"), or may: dot
+// segments, their percent-encoded forms, backslashes. Refused under an allowlist, so a prefix's
+// path cannot be climbed out of.
+bool Climbs(std::string_view url) {
+  const size_t scheme = url.find("://");
+  const size_t path = url.find_first_of("/?#", scheme + 3);
+  if (path == std::string_view::npos || url[path] != '/') return false;
+  std::string_view rest = url.substr(path, url.find_first_of("?#", path) - path);
+  if (rest.find('\\') != std::string_view::npos) return true;
+  if (ToLower(rest).find("%2e") != std::string::npos) return true;
+  for (std::string_view segment : SplitString(rest, '/')) {
+    if (segment == "." || segment == "..") return true;
+  }
+  return false;
+}
+
 bool Within(std::string_view url, std::string_view prefix) {
   if (!url.starts_with(prefix)) return false;
   if (prefix.back() == '/' || url.size() == prefix.size()) return true;
@@ -52,7 +68,7 @@ Status CheckSinkUrl(std::string_view url, const std::vector<std::string>& allowe
   FIRN_RETURN_IF_ERROR(CheckForm(url));
   if (allowed.empty()) return Ok();
   for (const std::string& prefix : allowed) {
-    if (Within(url, prefix)) return Ok();
+    if (Within(url, prefix) && !Climbs(url)) return Ok();
   }
   return Fail(ErrorKind::kBadRequest,
               "Invalid url: this server sends events only to the URLs its operator allows "

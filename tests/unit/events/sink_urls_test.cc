@@ -31,7 +31,8 @@ TEST(SinkUrlsTest, AnAllowlistAdmitsItsPrefixesOnlyAtABoundary) {
   ASSERT_EQ(allowed.size(), 2u);
   for (std::string_view ok : {"https://hooks.example.com", "https://hooks.example.com/",
                               "https://hooks.example.com/a/b?x=1", "https://hooks.example.com?t=1",
-                              "http://10.0.0.5:8080/firn/", "http://10.0.0.5:8080/firn/x"}) {
+                              "http://10.0.0.5:8080/firn/", "http://10.0.0.5:8080/firn/x",
+                              "http://10.0.0.5:8080/firn/a..b/.c?next=../x"}) {
     EXPECT_TRUE(CheckSinkUrl(ok, allowed)) << ok;
   }
   for (std::string_view attack : {
@@ -43,6 +44,9 @@ TEST(SinkUrlsTest, AnAllowlistAdmitsItsPrefixesOnlyAtABoundary) {
            "http://10.0.0.5:8080/firnx",                         // a path sharing letters
            "http://10.0.0.5:8080/",                              // above the allowed path
            "http://10.0.0.55:8080/firn/",                        // another address
+           "http://10.0.0.5:8080/firn/../admin",                 // climbing out of the path
+           "http://10.0.0.5:8080/firn/%2E%2E/admin", "http://10.0.0.5:8080/firn/..",
+           "http://10.0.0.5:8080/firn/./x", "http://10.0.0.5:8080/firn/a\\..\\..\\admin",
            "https://HOOKS.example.com/"}) {  // not the operator's spelling: refused, not let by
     auto st = CheckSinkUrl(attack, allowed);
     ASSERT_FALSE(st) << attack;
