@@ -299,18 +299,23 @@ Result<std::string> ResolveFence(store::CatalogStore& store, io::ObjectStore& ob
       FIRN_ASSIGN_OR_RETURN(auto chosen,
                             AdoptionCandidate(objects, ours, ptr.metadata_location, fence));
       // Compare-and-swap from the pointer we read: a commit cannot slip in (the table is
-      // fenced), but another admin could.
-      FIRN_RETURN_IF_ERROR(store.SwapPointer(scope, id, store::ObjectKind::kTable,
-                                             ptr.metadata_location, chosen.first));
-      // The adopted file's chain holds the foreign files it descends from; any others stay
-      // acknowledged so the next commit does not fence again.
-      // The resolution is recorded with its last step, the fence set aside.
-      fence.state = Fence::State::kKept;
+      // fenced), but another admin could. The row goes with the swap, the change that matters:
+      // the pointer's move is never missing from the trail.
       audit.new_location = chosen.first;
       account = "adopted " + chosen.first + "; commits resume from it";
       audit.detail = account;
-      FIRN_RETURN_IF_ERROR(
-          store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence), &audit));
+      FIRN_RETURN_IF_ERROR(store.SwapPointer(scope, id, store::ObjectKind::kTable,
+                                             ptr.metadata_location, chosen.first, &audit));
+      // The adopted file's chain holds the foreign files it descends from; any others stay
+      // acknowledged so the next commit does not fence again.
+      fence.state = Fence::State::kKept;
+      if (auto kept = store.SetFence(scope, id, store::ObjectKind::kTable, EncodeFence(fence));
+          !kept) {
+        return Fail(kept.error().kind,
+                    "Adopted " + chosen.first + ", but the fence could not be set aside (" +
+                        kept.error().message + "); run `firn admin fence keep-ours` to resume "
+                        "commits");
+      }
       break;
     }
     case FenceResolution::kRelease: {

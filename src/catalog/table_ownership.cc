@@ -159,9 +159,17 @@ Status CatalogService::CheckForeignWriters(const RequestContext& ctx, const Iden
                         FindForeignMetadata(ObjectsOf(ctx), base.metadata,
                                             ptr.metadata_location, writer_tag_, fence, false));
   if (foreign.empty()) return Ok();
-  FIRN_ASSIGN_OR_RETURN(Fence fenced, FenceForeign(ctx, id, ptr.metadata_location, fence, foreign,
-                                                   Operation::kUpdateTable));
-  return Fail(FencedCommitError(id, fenced));
+  auto fenced = FenceForeign(ctx, id, ptr.metadata_location, fence, foreign,
+                             Operation::kUpdateTable);
+  if (!fenced) {
+    // No swap was tried, so the client must never hear "commit state unknown" (it would treat
+    // its commit as possibly applied), even when the fence's own write went unconfirmed.
+    return Fail(ErrorKind::kServiceUnavailable,
+                "Table " + FormatIdentifier(id) + " was written by another catalog and could "
+                "not be fenced (" + fenced.error().message + "); the commit was not applied; "
+                "retry");
+  }
+  return Fail(FencedCommitError(id, *fenced));
 }
 
 Result<Fence> CatalogService::FenceForeign(const RequestContext& ctx, const Identifier& id,

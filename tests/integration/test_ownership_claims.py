@@ -228,13 +228,20 @@ def test_a_load_alone_notices_a_foreign_commit(forked):
 
 def test_adopt_takes_the_foreign_chain_when_it_descends_from_ours(forked):
     srv, firn, other = forked
+    ours = firn.load_table("lake.events").metadata_location
     with pytest.raises(CommitFailedException):
         firn.load_table("lake.events").append(rows([3]))
+    admin = firn_auth.Management(srv.uri)
+    events_from = admin.ok("GET", "/events", params={"after": "latest"}).json()["next"]
     adopted = firn_admin(srv, "fence", "adopt", "--table", "lake.events")
     assert adopted.returncode == 0, adopted.stderr
     foreign = other.load_table("lake.events").metadata_location
     tbl = firn.load_table("lake.events")
     assert tbl.metadata_location == foreign
+    # The pointer's move is a change event, with both ends of the swap.
+    events = admin.ok("GET", "/events", params={"after": events_from}).json()["events"]
+    assert [(e["type"], e["data"]["previousMetadataLocation"], e["data"]["metadataLocation"])
+            for e in events] == [("firn.resolveFence", ours, foreign)], events
     assert sorted(ids_of(tbl.scan())) == [1, 2, 100]
     tbl.append(rows([4]))
     assert sorted(ids_of(firn.load_table("lake.events").scan())) == [1, 2, 4, 100]
