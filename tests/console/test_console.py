@@ -154,6 +154,14 @@ def test_admin_browses_to_the_table_grants_and_finds_the_commit_in_the_audit(con
     grants = world["admin"].grants(catalog, role)
     assert {"type": "table", "namespace": ["db"], "tableName": "events",
             "privilege": "TABLE_READ_DATA"} in grants, grants
+    # A second grant, revoked through the console: the other one stays.
+    page.select_option("#grant-privilege", "TABLE_WRITE_DATA")
+    page.click("#grant-submit")
+    wait_text(console, "#grant-status", "Granted TABLE_WRITE_DATA on table db.events")
+    page.locator("[data-testid=grants] tr", has_text="TABLE_WRITE_DATA").locator(
+        "button:has-text('Revoke')").click()
+    wait_text(console, "#grant-status", "Revoked TABLE_WRITE_DATA on table db.events")
+    assert [g["privilege"] for g in world["admin"].grants(catalog, role)] == ["TABLE_READ_DATA"]
 
     # The two appends in the audit view, filtered by operation (the one the server recorded).
     audit = world["admin"].ok("GET", "/audit", params={"catalog": catalog, "limit": 1000}).json()

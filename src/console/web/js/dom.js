@@ -92,6 +92,20 @@ export function details(summary, ...content) {
   return h("details", {}, h("summary", {}, summary), content);
 }
 
+// A row's button (Delete, Revoke): runs `action`, then shows its error, or the notice text it
+// returns, in `status`.
+export function actionButton(label, status, action, attrs = {}) {
+  return h("button", { type: "button", class: "secondary", ...attrs, onclick: async () => {
+    replace(status);
+    try {
+      const result = await action();
+      if (typeof result === "string") replace(status, notice(result));
+    } catch (err) {
+      replace(status, errorBox(err));
+    }
+  } }, label);
+}
+
 // Reads a form's named controls as an object of trimmed strings.
 export function formValues(form) {
   const out = {};

@@ -3,7 +3,7 @@
 // to stop one. A secret typed into the form goes to the server once and is never shown again
 // (the API says only whether a sink signs). The change history itself is the audit view.
 import * as api from "../api.js";
-import { code, dataTable, errorBox, fmtTime, h, onSubmit, replace, section } from "../dom.js";
+import { actionButton, code, dataTable, errorBox, fmtTime, h, onSubmit, replace, section } from "../dom.js";
 import { link } from "../links.js";
 
 const enc = encodeURIComponent;
@@ -39,15 +39,10 @@ export async function eventsPage(page) {
         { label: "Delivered", value: (s) => deliveryCell(s.delivery), class: "sink-delivered" },
         { label: "State", value: (s) => stateCell(s.delivery), class: "sink-state" },
         { label: "Leased by", value: (s) => s.delivery?.leasedBy ?? "" },
-        { label: "", value: (s) => h("button", { type: "button", class: "secondary", "data-sink": s.name, onclick: async () => {
-          replace(status);
-          try {
-            await api.call("DELETE", `${SINKS}/${enc(s.name)}`);
-            await load();
-          } catch (err) {
-            replace(status, errorBox(err));
-          }
-        } }, "Delete") },
+        { label: "", value: (s) => actionButton("Delete", status, async () => {
+          await api.call("DELETE", `${SINKS}/${enc(s.name)}`);
+          await load();
+        }, { "data-sink": s.name }) },
       ], body.eventSinks ?? [], { empty: "No event sinks.", testid: "event-sinks" }));
     } catch (err) {
       replace(list, errorBox(err));

@@ -1,6 +1,6 @@
 // Principals (management API): the list, and one principal with its principal roles.
 import * as api from "../api.js";
-import { asyncSection, code, dataTable, errorBox, fmtTime, h, kv, onSubmit, replace } from "../dom.js";
+import { actionButton, asyncSection, code, dataTable, errorBox, fmtTime, h, kv, onSubmit, replace } from "../dom.js";
 import { link } from "../links.js";
 import { propertiesTable } from "./catalogs.js";
 
@@ -29,14 +29,10 @@ export async function principalPage(page, { principal }) {
       const body = await api.get(`${path}/principal-roles`);
       replace(roles, dataTable([
         { label: "Principal role", value: (r) => h("a", { href: link.principalRole(r.name) }, r.name) },
-        { label: "", value: (r) => h("button", { type: "button", class: "secondary", onclick: async () => {
-          try {
-            await api.call("DELETE", `${path}/principal-roles/${enc(r.name)}`);
-            await loadRoles();
-          } catch (err) {
-            replace(status, errorBox(err));
-          }
-        } }, "Revoke") },
+        { label: "", value: (r) => actionButton("Revoke", status, async () => {
+          await api.call("DELETE", `${path}/principal-roles/${enc(r.name)}`);
+          await loadRoles();
+        }) },
       ], body.roles ?? [], { empty: "No principal roles.", testid: "principal-roles-of" }));
     } catch (err) {
       replace(roles, errorBox(err));

@@ -2,7 +2,7 @@
 // creating roles, assigning them, and adding or revoking a catalog role's grants. The server
 // decides whether the user may; a refusal is shown as it came.
 import * as api from "../api.js";
-import { asyncSection, code, dataTable, errorBox, fmtTime, h, notice, onSubmit, replace, section } from "../dom.js";
+import { actionButton, asyncSection, code, dataTable, errorBox, fmtTime, h, onSubmit, replace, section } from "../dom.js";
 import { link, splitNamespace } from "../links.js";
 
 const enc = encodeURIComponent;
@@ -66,14 +66,10 @@ export async function principalRolePage(page, { role }) {
     return [dataTable([
       { label: "Catalog", value: (r) => h("a", { href: link.catalog(r.catalog) }, r.catalog) },
       { label: "Catalog role", value: (r) => h("a", { href: link.catalogRole(r.catalog, r.role) }, r.role) },
-      { label: "", value: (r) => h("button", { type: "button", class: "secondary", onclick: async () => {
-        try {
-          await api.call("DELETE", `${path}/catalog-roles/${enc(r.catalog)}/${enc(r.role)}`);
-          await catalogRoles.reload();
-        } catch (err) {
-          replace(status, errorBox(err));
-        }
-      } }, "Revoke") },
+      { label: "", value: (r) => actionButton("Revoke", status, async () => {
+        await api.call("DELETE", `${path}/catalog-roles/${enc(r.catalog)}/${enc(r.role)}`);
+        await catalogRoles.reload();
+      }) },
     ], rows, { empty: "No catalog roles assigned.", testid: "catalog-roles-of" }), errors];
   });
   const form = h("form", { class: "inline" },
@@ -150,15 +146,11 @@ export async function catalogRolePage(page, { catalog, role }) {
     return dataTable([
       { label: "Privilege", value: (g) => h("span", { class: "grant-privilege" }, g.privilege) },
       { label: "On", value: (g) => h("span", { class: "grant-securable" }, securable(g)) },
-      { label: "", value: (g) => h("button", { type: "button", class: "secondary", onclick: async () => {
-        try {
-          await api.call("POST", `${path}/grants`, { body: { grant: g } });
-          await grants.reload();
-          replace(status, notice(`Revoked ${g.privilege} on ${securable(g)}.`));
-        } catch (err) {
-          replace(status, errorBox(err));
-        }
-      } }, "Revoke") },
+      { label: "", value: (g) => actionButton("Revoke", status, async () => {
+        await api.call("POST", `${path}/grants`, { body: { grant: g } });
+        await grants.reload();
+        return `Revoked ${g.privilege} on ${securable(g)}.`;
+      }) },
     ], body.grants ?? [], { empty: "No grants.", testid: "grants" });
   });
 
